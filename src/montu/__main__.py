@@ -1,0 +1,3 @@
+from montu.cli import main
+
+raise SystemExit(main())
