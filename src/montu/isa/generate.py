@@ -1,0 +1,133 @@
+"""Generate rtl/montu_pkg.sv and docs/isa.md from instructions.yaml.
+
+    python3 -m montu.isa.generate          # rewrite both files
+    python3 -m montu.isa.generate --check  # exit 1 if either file is out of date
+
+tests/isa/test_generated.py runs the check, so the RTL package, the docs and the simulator's
+decoder (which reads the table directly) can never drift apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from montu.isa.table import InstructionSet, load
+
+REPO = Path(__file__).resolve().parents[3]
+PKG_PATH = REPO / "rtl" / "montu_pkg.sv"
+DOC_PATH = REPO / "docs" / "isa.md"
+
+
+def camel(name: str) -> str:
+    """E_BAD_OPCODE -> BadOpcode; SETMMI -> Setmmi; SHL1 -> Shl1."""
+    parts = name.split("_")
+    if parts[0] == "E":
+        parts = parts[1:]
+    return "".join(p.capitalize() for p in parts)
+
+
+def render_package(isa: InstructionSet) -> str:
+    op = isa.slots["op"]
+    lines = [
+        "// GENERATED from src/montu/isa/instructions.yaml by `python3 -m montu.isa.generate`.",
+        "// Do not edit by hand: change the table and regenerate.",
+        "",
+        "package montu_pkg;",
+        "",
+        "  // Instruction word slots: [msb:lsb]",
+    ]
+    for slot in isa.slots.values():
+        cname = camel(slot.name.upper())
+        lines.append(f"  localparam int unsigned Slot{cname}Msb = {slot.msb};")
+        lines.append(f"  localparam int unsigned Slot{cname}Lsb = {slot.lsb};")
+    lines += ["", "  // Opcodes"]
+    for ins in isa.instructions:
+        lines.append(f"  localparam logic [{op.width - 1}:0] Op{camel(ins.name)} = {op.width}'h{ins.opcode:02x};"
+                     f"  // {ins.name}")
+    lines += ["", "  // Error codes (rsp_err_o)"]
+    for err in isa.errors:
+        lines.append(f"  localparam logic [3:0] Err{camel(err.name)} = 4'd{err.code};")
+    lines += ["", "  // Flag register bits (rsp_flags_o)"]
+    for flag in isa.flags:
+        lines.append(f"  localparam int unsigned Flag{camel(flag.name)} = {flag.bit};")
+    lines += ["", "  // Cycles from accept to response for every rejected command",
+              f"  localparam int unsigned ErrorCycles = {isa.error_cycles};", "", "endpackage", ""]
+    return "\n".join(lines)
+
+
+def render_doc(isa: InstructionSet) -> str:
+    slots = ", ".join(f"`{s.name}` [{s.msb}:{s.lsb}]" for s in isa.slots.values())
+    out = [
+        "# Montu instruction set",
+        "",
+        "<!-- GENERATED from src/montu/isa/instructions.yaml by `python3 -m montu.isa.generate`; "
+        "do not edit by hand. -->",
+        "",
+        "The unit takes commands on its command port (a 32-bit instruction word plus one data word of",
+        "`Word` bits) and answers every command with exactly one response on its response port:",
+        "error code, flag register, data word (RMMI) and the number of cycles the command took.",
+        "",
+        f"Instruction word ({isa.width} bits): {slots}.",
+        "",
+        "`SETMMI` sets the operand length L = 64·k bits (k = imm) and the field; every other instruction",
+        "works on the low W = L / Word words of its registers. The paper's four instructions",
+        "(bie2021 Table 6) are `SETMMI`, `WMMI`, `STARTMMI` and `RMMI`; the others extend them with",
+        "register-number fields.",
+        "",
+        "## Timing",
+        "",
+        "Cycles are counted from the clock edge that accepts the command to the edge after which the",
+        "response is valid. The formulas below are the RTL's timing model; the simulator evaluates them",
+        "and the differential tests check the RTL against them command by command. Variables: k, W,",
+        "`Word`, `Lanes`, `NumRegs`, `MaxWords` = MaxBits / Word, and gf2m (1 in GF(2^m) mode).",
+        f"A rejected command always answers after {isa.error_cycles} cycles and changes nothing.",
+        "Only inversion (not yet in the unit) may depend on operand values; every instruction below",
+        "depends only on the length and the field.",
+        "",
+        "| instruction | opcode | operands | cycles | errors | what it does |",
+        "|---|---|---|---|---|---|",
+    ]
+    for ins in isa.instructions:
+        operands = ", ".join(ins.uses) or "—"
+        errors = ", ".join(ins.errors) or "—"
+        out.append(f"| `{ins.name}` | 0x{ins.opcode:02x} | {operands} | `{ins.cycles}` | {errors} | {ins.doc} |")
+    out += ["", "## Error codes", "", "| code | name | meaning |", "|---|---|---|"]
+    for err in isa.errors:
+        out.append(f"| {err.code} | `{err.name}` | {err.doc} |")
+    out += ["", "Precedence when several apply: E_BAD_OPCODE, E_BAD_REG (only register fields the",
+            "instruction uses), E_BAD_LENGTH, E_NO_MODULUS, E_EVEN_MODULUS.",
+            "", "## Flags", "", "| bit | name | set by |", "|---|---|---|"]
+    for flag in isa.flags:
+        out.append(f"| {flag.bit} | `{flag.name}` | {flag.doc} |")
+    out.append("")
+    return "\n".join(out)
+
+
+def outputs() -> dict[Path, str]:
+    isa = load()
+    return {PKG_PATH: render_package(isa), DOC_PATH: render_doc(isa)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only check that the files are current")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, text in outputs().items():
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current != text:
+            stale.append(path)
+            if not args.check:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+    if args.check and stale:
+        print("out of date (run python3 -m montu.isa.generate): " + ", ".join(str(p) for p in stale),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

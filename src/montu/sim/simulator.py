@@ -1,0 +1,313 @@
+"""Instruction-level, cycle-exact model of the Montu unit.
+
+Each command's result comes from fast integer arithmetic; its cycle count comes from the cycle
+formula in instructions.yaml, which states the RTL's timing. The simulator and the RTL must give
+identical responses (error, flags, data, cycles) to every command stream — the differential tests
+in tests/rtl check exactly that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from montu.arith import gf2m
+from montu.isa import Response, decode_slots, load
+from montu.isa.table import Instruction
+
+_MODULAR = frozenset({"STARTMMI", "MADD", "MSUB", "MDBL"})
+
+
+class _Fault(Exception):
+    """An error detected at decode; carries the unit's error code name."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+class Simulator:
+    """The architectural state of one Montu unit and the semantics of every instruction."""
+
+    def __init__(self, word_bits: int = 64, lanes: int = 2, max_bits: int = 4096, num_regs: int = 32):
+        if word_bits not in (32, 64):
+            raise ValueError(f"word_bits must be 32 or 64 (got {word_bits})")
+        if max_bits % 64 or max_bits <= 0:
+            raise ValueError(f"max_bits must be a positive multiple of 64 (got {max_bits})")
+        if not 16 <= num_regs <= 32:
+            raise ValueError(f"num_regs must be 16..32 (got {num_regs})")
+        self.word_bits = word_bits
+        self.lanes = lanes
+        self.max_bits = max_bits
+        self.num_regs = num_regs
+        self.max_words = max_bits // word_bits
+        self._isa = load()
+        self._err = self._isa.error_code
+        self._flag = self._isa.flag_bit
+        self._handlers: dict[str, Callable[[dict[str, int], int], int]] = {
+            name[len("_op_"):].upper(): getattr(self, name) for name in dir(self) if name.startswith("_op_")
+        }
+        missing = {i.name for i in self._isa.instructions} - set(self._handlers)
+        if missing:
+            raise RuntimeError(f"simulator has no semantics for {sorted(missing)}")
+        self._inverse_cache: dict[tuple[int, int, int], int] = {}
+        self._cycles_cache: dict[tuple[str, int, int], int] = {}
+        self.cycle_count = 0
+        self.reset()
+
+    # ----------------------------------------------------------------- state
+    def reset(self) -> None:
+        """What rst_ni does: idle, k = 1, GF(p), modulus invalid. Registers keep their contents."""
+        if not hasattr(self, "regs"):
+            self.regs = [0] * self.num_regs
+        self.k = 1
+        self.gf2m = 0
+        self.wptr = 0
+        self.rptr = 0
+        self.flags = 0
+        self.modulus_reg: int | None = None
+        self.mont_const = 0
+
+    @property
+    def length_bits(self) -> int:
+        return 64 * self.k
+
+    @property
+    def words(self) -> int:
+        return self.length_bits // self.word_bits
+
+    def _mask(self) -> int:
+        return (1 << self.length_bits) - 1
+
+    def _read(self, r: int) -> int:
+        return self.regs[r] & self._mask()
+
+    def _write(self, r: int, value: int) -> None:
+        mask = self._mask()
+        self.regs[r] = (self.regs[r] & ~mask) | (value & mask)
+        if r == self.modulus_reg:
+            self.modulus_reg = None
+
+    def _set_flag(self, name: str, value: bool) -> None:
+        bit = 1 << self._flag[name]
+        self.flags = (self.flags | bit) if value else (self.flags & ~bit)
+
+    # --------------------------------------------------------------- execute
+    def cycles_of(self, name: str) -> int:
+        """The cycle count of instruction `name` at the current length and field."""
+        key = (name, self.k, self.gf2m)
+        if key not in self._cycles_cache:
+            self._cycles_cache[key] = self._isa.by_name[name].cycle_count(
+                k=self.k, W=self.words, Word=self.word_bits, Lanes=self.lanes,
+                NumRegs=self.num_regs, MaxWords=self.max_words, gf2m=self.gf2m)
+        return self._cycles_cache[key]
+
+    def execute(self, insn: int, data: int = 0) -> Response:
+        """Run one command and return the unit's response."""
+        slots = decode_slots(insn)
+        ins = self._isa.by_opcode.get(slots["op"])
+        try:
+            if ins is None:
+                raise _Fault("E_BAD_OPCODE")
+            self._check(ins, slots)
+            cycles = self.cycles_of(ins.name)  # before the op: SETMMI/WIPE change k
+            out = self._handlers[ins.name](slots, data)
+        except _Fault as fault:
+            cycles = self._isa.error_cycles
+            self.cycle_count += cycles
+            return Response(err=self._err[fault.name], flags=self.flags, data=0, cycles=cycles)
+        self.cycle_count += cycles
+        return Response(err=0, flags=self.flags, data=out, cycles=cycles)
+
+    def execute_many(self, commands: Iterable[tuple[int, int]]) -> list[Response]:
+        return [self.execute(insn, data) for insn, data in commands]
+
+    def _check(self, ins: Instruction, slots: dict[str, int]) -> None:
+        if any(slots[r] >= self.num_regs for r in ("rd", "ra", "rb") if r in ins.uses):
+            raise _Fault("E_BAD_REG")
+        if ins.name == "SETMMI" and not 1 <= slots["imm"] <= self.max_bits // 64:
+            raise _Fault("E_BAD_LENGTH")
+        if ins.name in _MODULAR and self.modulus_reg is None:
+            raise _Fault("E_NO_MODULUS")
+        if ins.name == "SETMOD" and not self._read(slots["ra"]) & 1:
+            raise _Fault("E_EVEN_MODULUS")
+
+    # ------------------------------------------------------- configuration
+    def _op_nop(self, s: dict[str, int], data: int) -> int:
+        return 0
+
+    def _op_setmmi(self, s: dict[str, int], data: int) -> int:
+        self.k = s["imm"]
+        self.gf2m = s["f"]
+        self.wptr = self.rptr = 0
+        self.modulus_reg = None
+        return 0
+
+    def _op_wmmi(self, s: dict[str, int], data: int) -> int:
+        shift = self.wptr * self.word_bits
+        word_mask = ((1 << self.word_bits) - 1) << shift
+        value = (self.regs[s["rd"]] & ~word_mask) | ((data << shift) & word_mask)
+        self._write(s["rd"], value)
+        self.wptr = (self.wptr + 1) % self.words
+        return 0
+
+    def _op_rmmi(self, s: dict[str, int], data: int) -> int:
+        word = (self.regs[s["ra"]] >> (self.rptr * self.word_bits)) & ((1 << self.word_bits) - 1)
+        self.rptr = (self.rptr + 1) % self.words
+        return word
+
+    def _op_setmod(self, s: dict[str, int], data: int) -> int:
+        n0 = self._read(s["ra"]) & ((1 << self.word_bits) - 1)
+        if self.gf2m:
+            self.mont_const = _poly_inverse_mod_xk(n0, self.word_bits)
+        else:
+            self.mont_const = (-pow(n0, -1, 1 << self.word_bits)) % (1 << self.word_bits)
+        self.modulus_reg = s["ra"]
+        return 0
+
+    def _op_wipe(self, s: dict[str, int], data: int) -> int:
+        self.regs = [0] * self.num_regs
+        self.reset()
+        return 0
+
+    # ------------------------------------------------------- modular
+    def _modulus(self) -> int:
+        assert self.modulus_reg is not None
+        return self._read(self.modulus_reg)
+
+    def _op_startmmi(self, s: dict[str, int], data: int) -> int:
+        a, b, n, bits = self._read(s["ra"]), self._read(s["rb"]), self._modulus(), self.length_bits
+        if self.gf2m:
+            ab = gf2m.clmul(a, b)
+            q = gf2m.clmul(ab & self._mask(), self._inverse(n, bits, 1)) & self._mask()
+            z = (ab ^ gf2m.clmul(q, n)) >> bits
+        else:
+            ab = a * b
+            q = (-ab * self._inverse(n, bits, 0)) & self._mask()
+            z = (ab + q * n) >> bits
+            if z >= n:
+                z -= n
+        self._write(s["rd"], z)
+        return 0
+
+    def _inverse(self, n: int, bits: int, field: int) -> int:
+        key = (n, bits, field)
+        if key not in self._inverse_cache:
+            if len(self._inverse_cache) > 64:
+                self._inverse_cache.clear()
+            self._inverse_cache[key] = (_poly_inverse_mod_xk(n, bits) if field
+                                        else pow(n, -1, 1 << bits))
+        return self._inverse_cache[key]
+
+    def _op_madd(self, s: dict[str, int], data: int) -> int:
+        a, b, n = self._read(s["ra"]), self._read(s["rb"]), self._modulus()
+        if self.gf2m:
+            self._write(s["rd"], a ^ b)
+        else:
+            t = a + b
+            self._write(s["rd"], t - n if t >= n else t)
+        return 0
+
+    def _op_msub(self, s: dict[str, int], data: int) -> int:
+        a, b, n = self._read(s["ra"]), self._read(s["rb"]), self._modulus()
+        if self.gf2m:
+            self._write(s["rd"], a ^ b)
+        else:
+            d = a - b
+            self._write(s["rd"], d + n if d < 0 else d)
+        return 0
+
+    def _op_mdbl(self, s: dict[str, int], data: int) -> int:
+        t, n = self._read(s["ra"]) << 1, self._modulus()
+        if self.gf2m:
+            self._write(s["rd"], t ^ n if (t ^ n) < t else t)
+        else:
+            self._write(s["rd"], t - n if t >= n else t)
+        return 0
+
+    # ------------------------------------------------------- integer
+    def _add_sub(self, s: dict[str, int], subtract: bool, signed: bool) -> int:
+        a, b = self._read(s["ra"]), self._read(s["rb"])
+        if self.gf2m:
+            r, carry = a ^ b, False
+        elif subtract:
+            r, carry = a - b, a < b
+        else:
+            r = a + b
+            carry = r >> self.length_bits != 0
+        r &= self._mask()
+        self._write(s["rd"], r)
+        self._set_flag("C", carry)
+        if signed:
+            self._set_flag("NEG", not self.gf2m and bool(r >> (self.length_bits - 1)))
+        return 0
+
+    def _op_add(self, s: dict[str, int], data: int) -> int:
+        return self._add_sub(s, subtract=False, signed=False)
+
+    def _op_sub(self, s: dict[str, int], data: int) -> int:
+        return self._add_sub(s, subtract=True, signed=False)
+
+    def _op_sadd(self, s: dict[str, int], data: int) -> int:
+        return self._add_sub(s, subtract=False, signed=True)
+
+    def _op_ssub(self, s: dict[str, int], data: int) -> int:
+        return self._add_sub(s, subtract=True, signed=True)
+
+    def _op_shl1(self, s: dict[str, int], data: int) -> int:
+        a = self._read(s["ra"])
+        self._set_flag("C", bool(a >> (self.length_bits - 1)))
+        self._write(s["rd"], a << 1)
+        return 0
+
+    def _op_shr1(self, s: dict[str, int], data: int) -> int:
+        a = self._read(s["ra"])
+        self._set_flag("C", bool(a & 1))
+        self._write(s["rd"], a >> 1)
+        return 0
+
+    def _op_shlw(self, s: dict[str, int], data: int) -> int:
+        self._write(s["rd"], self._read(s["ra"]) << self.word_bits)
+        return 0
+
+    def _op_shrw(self, s: dict[str, int], data: int) -> int:
+        self._write(s["rd"], self._read(s["ra"]) >> self.word_bits)
+        return 0
+
+    def _op_cmp(self, s: dict[str, int], data: int) -> int:
+        a, b = self._read(s["ra"]), self._read(s["rb"])
+        self._set_flag("EQ", a == b)
+        self._set_flag("LT", a < b)
+        return 0
+
+    def _op_mov(self, s: dict[str, int], data: int) -> int:
+        self._write(s["rd"], self._read(s["ra"]))
+        return 0
+
+    def _op_ldz(self, s: dict[str, int], data: int) -> int:
+        self._write(s["rd"], 0)
+        return 0
+
+    def _op_ldone(self, s: dict[str, int], data: int) -> int:
+        self._write(s["rd"], 1)
+        return 0
+
+    def _op_cswap(self, s: dict[str, int], data: int) -> int:
+        a, b = self._read(s["ra"]), self._read(s["rb"])
+        if (self.flags >> (s["imm"] & 3)) & 1:
+            a, b = b, a
+        # Both registers are written whether or not they swap (constant time).
+        self._write(s["ra"], a)
+        self._write(s["rb"], b)
+        return 0
+
+
+def _poly_inverse_mod_xk(n: int, k: int) -> int:
+    """n(x)^-1 mod x^k for n with constant term 1 (Newton: v <- v*v*n, doubling precision)."""
+    if not n & 1:
+        raise ValueError("polynomial has no inverse modulo x^k: its constant term is 0")
+    v, precision = 1, 1
+    while precision < k:
+        precision = min(2 * precision, k)
+        mask = (1 << precision) - 1
+        v = gf2m.clmul(gf2m.clmul(v, v) & mask, n & mask) & mask
+    return v & ((1 << k) - 1)

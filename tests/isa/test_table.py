@@ -1,0 +1,49 @@
+"""The instruction table: consistent, encodable, and the generated files are current."""
+
+import pytest
+
+from montu.isa import decode_slots, encode, evaluate_formula, load
+from montu.isa import generate
+
+
+def test_generated_files_are_current():
+    for path, text in generate.outputs().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run python3 -m montu.isa.generate"
+
+
+def test_opcodes_unique_and_papers_four_instructions_present():
+    isa = load()
+    assert len({i.opcode for i in isa.instructions}) == len(isa.instructions)
+    assert {"SETMMI", "WMMI", "STARTMMI", "RMMI"} <= set(isa.by_name)
+
+
+@pytest.mark.parametrize("name", [i.name for i in load().instructions])
+def test_encode_decode_round_trip(name):
+    word = encode(name, rd=31, ra=17, rb=5, f=1, imm=200)
+    slots = decode_slots(word)
+    assert (slots["op"], slots["rd"], slots["ra"], slots["rb"], slots["f"], slots["imm"]) == (
+        load().by_name[name].opcode, 31, 17, 5, 1, 200)
+
+
+def test_encode_rejects_a_value_too_wide_for_its_slot():
+    with pytest.raises(ValueError, match="rd=32"):
+        encode("MOV", rd=32)
+
+
+@pytest.mark.parametrize("name", [i.name for i in load().instructions])
+def test_every_cycle_formula_evaluates_to_a_positive_int(name):
+    ins = load().by_name[name]
+    for k in (1, 4, 8, 64):
+        for word in (32, 64):
+            for gf2m in (0, 1):
+                cycles = ins.cycle_count(k=k, W=64 * k // word, Word=word, Lanes=2, NumRegs=32,
+                                         MaxWords=4096 // word, gf2m=gf2m)
+                assert cycles >= 1
+
+
+def test_formula_evaluator_refuses_anything_but_arithmetic():
+    assert evaluate_formula("W * max(W, 4) + 6", {"W": 2}) == 14
+    with pytest.raises(ValueError):
+        evaluate_formula("__import__('os')", {})
+    with pytest.raises(ValueError):
+        evaluate_formula("W.bit_length()", {"W": 3})

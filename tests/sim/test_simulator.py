@@ -1,0 +1,198 @@
+"""The simulator's semantics of every instruction, its errors and its timing model."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from montu.arith import gf2m
+from montu.isa import encode, load
+from montu.sim import Simulator
+
+ISA = load()
+ERR = ISA.error_code
+FLAG = ISA.flag_bit
+
+
+def load_reg(sim: Simulator, reg: int, value: int) -> None:
+    for j in range(sim.words):
+        assert sim.execute(encode("WMMI", rd=reg), (value >> (sim.word_bits * j)) & ((1 << sim.word_bits) - 1)).err == 0
+
+
+def read_reg(sim: Simulator, reg: int) -> int:
+    return sum(sim.execute(encode("RMMI", ra=reg)).data << (sim.word_bits * j) for j in range(sim.words))
+
+
+def setup(k: int, field: int = 0, word_bits: int = 64) -> Simulator:
+    sim = Simulator(word_bits=word_bits)
+    assert sim.execute(encode("SETMMI", imm=k, f=field)).err == 0
+    return sim
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.sampled_from([1, 2, 3, 8, 9, 32, 64]), word_bits=st.sampled_from([32, 64]), data=st.data())
+def test_montgomery_multiplication_gfp(k, word_bits, data):
+    L = 64 * k
+    n = data.draw(st.integers(1, (1 << L) - 1)) | 1
+    x = data.draw(st.integers(0, n - 1))
+    y = data.draw(st.integers(0, n - 1))
+    sim = setup(k, word_bits=word_bits)
+    load_reg(sim, 1, n)
+    load_reg(sim, 2, x)
+    load_reg(sim, 3, y)
+    assert sim.execute(encode("SETMOD", ra=1)).err == 0
+    rsp = sim.execute(encode("STARTMMI", rd=4, ra=2, rb=3))
+    assert rsp.err == 0
+    assert read_reg(sim, 4) == x * y * pow(2, -L, n) % n
+    assert rsp.cycles == ISA.by_name["STARTMMI"].cycle_count(
+        k=k, W=L // word_bits, Word=word_bits, Lanes=2, NumRegs=32, MaxWords=4096 // word_bits, gf2m=0)
+
+
+@pytest.mark.parametrize("m", sorted(gf2m.NIST_POLYNOMIALS))
+def test_montgomery_multiplication_gf2m(m):
+    rng = random.Random(m)
+    f = gf2m.NIST_POLYNOMIALS[m]
+    k = -(-(m + 1) // 64)
+    L = 64 * k
+    sim = setup(k, field=1)
+    load_reg(sim, 1, f)
+    assert sim.execute(encode("SETMOD", ra=1)).err == 0
+    r_inv = gf2m.inv(gf2m.powmod(2, L, f), f)
+    for _ in range(5):
+        a, b = rng.getrandbits(m), rng.getrandbits(m)
+        load_reg(sim, 2, a)
+        load_reg(sim, 3, b)
+        assert sim.execute(encode("STARTMMI", rd=4, ra=2, rb=3)).err == 0
+        assert read_reg(sim, 4) == gf2m.mulmod(gf2m.mulmod(a, b, f), r_inv, f)
+
+
+@settings(max_examples=60, deadline=None)
+@given(k=st.sampled_from([1, 2, 5]), data=st.data())
+def test_integer_and_modular_word_serial_ops(k, data):
+    L = 64 * k
+    mask = (1 << L) - 1
+    n = data.draw(st.integers(3, mask)) | 1
+    a = data.draw(st.integers(0, n - 1))
+    b = data.draw(st.integers(0, n - 1))
+    sim = setup(k)
+    load_reg(sim, 1, n)
+    load_reg(sim, 2, a)
+    load_reg(sim, 3, b)
+    sim.execute(encode("SETMOD", ra=1))
+    expected = {
+        "MADD": ((a + b) % n, None), "MSUB": ((a - b) % n, None), "ADD": ((a + b) & mask, (a + b) >> L),
+        "SUB": ((a - b) & mask, int(a < b)), "SHL1": ((a << 1) & mask, a >> (L - 1)),
+        "SHR1": (a >> 1, a & 1), "SHLW": ((a << 64) & mask, None), "SHRW": (a >> 64, None),
+        "MOV": (a, None), "LDZ": (0, None), "LDONE": (1, None), "MDBL": (2 * a % n, None),
+    }
+    for name, (value, carry) in expected.items():
+        rsp = sim.execute(encode(name, rd=5, ra=2, rb=3))
+        assert rsp.err == 0
+        assert read_reg(sim, 5) == value, name
+        if carry is not None:
+            assert (rsp.flags >> FLAG["C"]) & 1 == carry, name
+    rsp = sim.execute(encode("CMP", ra=2, rb=3))
+    assert (rsp.flags >> FLAG["EQ"]) & 1 == (a == b)
+    assert (rsp.flags >> FLAG["LT"]) & 1 == (a < b)
+
+
+def test_signed_add_sub_sets_sign_of_twos_complement_result():
+    sim = setup(1)
+    load_reg(sim, 1, 5)
+    load_reg(sim, 2, 7)
+    rsp = sim.execute(encode("SSUB", rd=3, ra=1, rb=2))
+    assert read_reg(sim, 3) == (5 - 7) % 2**64
+    assert (rsp.flags >> FLAG["NEG"]) & 1 == 1 and (rsp.flags >> FLAG["C"]) & 1 == 1
+    rsp = sim.execute(encode("SADD", rd=3, ra=3, rb=2))
+    assert read_reg(sim, 3) == 5 and (rsp.flags >> FLAG["NEG"]) & 1 == 0
+
+
+def test_gf2m_mode_turns_the_carry_chain_off():
+    sim = setup(1, field=1)
+    load_reg(sim, 1, 0b1011)
+    load_reg(sim, 2, 0b0110)
+    for name in ("ADD", "SUB", "SADD", "SSUB"):
+        rsp = sim.execute(encode(name, rd=3, ra=1, rb=2))
+        assert read_reg(sim, 3) == 0b1101 and rsp.flags & 1 == 0
+
+
+def test_gf2m_modular_doubling_multiplies_by_x():
+    f = gf2m.NIST_POLYNOMIALS[163]
+    sim = setup(3, field=1)
+    load_reg(sim, 1, f)
+    sim.execute(encode("SETMOD", ra=1))
+    a = (1 << 162) | 0b101
+    load_reg(sim, 2, a)
+    sim.execute(encode("MDBL", rd=2, ra=2))
+    assert read_reg(sim, 2) == gf2m.mulmod(a, 2, f)
+
+
+def test_cswap_swaps_only_when_the_chosen_flag_is_set():
+    sim = setup(1)
+    load_reg(sim, 1, 11)
+    load_reg(sim, 2, 22)
+    load_reg(sim, 3, 1 << 63)
+    sim.execute(encode("SHR1", rd=4, ra=3))       # C = 0
+    sim.execute(encode("CSWAP", ra=1, rb=2, imm=FLAG["C"]))
+    assert (read_reg(sim, 1), read_reg(sim, 2)) == (11, 22)
+    sim.execute(encode("SHL1", rd=4, ra=3))       # C = 1
+    first = sim.execute(encode("CSWAP", ra=1, rb=2, imm=FLAG["C"]))
+    assert (read_reg(sim, 1), read_reg(sim, 2)) == (22, 11)
+    sim.execute(encode("SHR1", rd=4, ra=3))
+    second = sim.execute(encode("CSWAP", ra=1, rb=2, imm=FLAG["C"]))
+    assert first.cycles == second.cycles
+
+
+def test_errors_in_precedence_order_and_nothing_changes():
+    sim = setup(2)
+    load_reg(sim, 1, 12345)
+    before = (list(sim.regs), sim.k, sim.flags, sim.wptr, sim.rptr)
+    assert sim.execute(0xFF << 24).err == ERR["E_BAD_OPCODE"]
+    assert sim.execute(encode("SETMMI", imm=0)).err == ERR["E_BAD_LENGTH"]
+    assert sim.execute(encode("SETMMI", imm=65)).err == ERR["E_BAD_LENGTH"]
+    assert sim.execute(encode("STARTMMI", rd=2, ra=1, rb=1)).err == ERR["E_NO_MODULUS"]
+    load_reg(sim, 3, 10)
+    before = (list(sim.regs), sim.k, sim.flags, sim.wptr, sim.rptr)
+    assert sim.execute(encode("SETMOD", ra=3)).err == ERR["E_EVEN_MODULUS"]
+    assert sim.execute(encode("STARTMMI", rd=2, ra=1, rb=1)).err == ERR["E_NO_MODULUS"]
+    assert (list(sim.regs), sim.k, sim.flags, sim.wptr, sim.rptr) == before
+    assert sim.execute(encode("NOP")).err == 0
+
+
+def test_bad_register_with_sixteen_registers():
+    sim = Simulator(num_regs=16)
+    rsp = sim.execute(encode("MOV", rd=16, ra=0))
+    assert rsp.err == ERR["E_BAD_REG"] and rsp.cycles == ISA.error_cycles
+    assert sim.execute(encode("MOV", rd=15, ra=0)).err == 0
+    # a slot the instruction does not use is not checked
+    assert sim.execute(encode("LDZ", rd=1, ra=20, rb=31)).err == 0
+
+
+def test_writing_the_modulus_register_invalidates_it():
+    sim = setup(1)
+    load_reg(sim, 1, 97)
+    sim.execute(encode("SETMOD", ra=1))
+    assert sim.execute(encode("STARTMMI", rd=2, ra=1, rb=1)).err == 0
+    sim.execute(encode("MOV", rd=1, ra=2))
+    assert sim.execute(encode("STARTMMI", rd=2, ra=1, rb=1)).err == ERR["E_NO_MODULUS"]
+
+
+def test_wipe_clears_every_register_and_state():
+    sim = setup(4)
+    for r in range(sim.num_regs):
+        load_reg(sim, r, (r + 1) * 0x1234567)
+    sim.execute(encode("SETMOD", ra=0))
+    assert sim.execute(encode("WIPE")).err == 0
+    assert sim.k == 1 and sim.flags == 0 and sim.modulus_reg is None
+    sim.execute(encode("SETMMI", imm=64))
+    assert all(read_reg(sim, r) == 0 for r in range(sim.num_regs))
+
+
+def test_words_above_the_length_are_kept():
+    sim = setup(2)
+    load_reg(sim, 1, (7 << 64) | 5)
+    sim.execute(encode("SETMMI", imm=1))
+    sim.execute(encode("LDZ", rd=1))
+    sim.execute(encode("SETMMI", imm=2))
+    assert read_reg(sim, 1) == 7 << 64
