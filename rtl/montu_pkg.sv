@@ -1,0 +1,62 @@
+// GENERATED from src/montu/isa/instructions.yaml by `python3 -m montu.isa.generate`.
+// Do not edit by hand: change the table and regenerate.
+
+package montu_pkg;
+
+  // Instruction word slots: [msb:lsb]
+  localparam int unsigned SlotOpMsb = 31;
+  localparam int unsigned SlotOpLsb = 24;
+  localparam int unsigned SlotRdMsb = 23;
+  localparam int unsigned SlotRdLsb = 19;
+  localparam int unsigned SlotRaMsb = 18;
+  localparam int unsigned SlotRaLsb = 14;
+  localparam int unsigned SlotRbMsb = 13;
+  localparam int unsigned SlotRbLsb = 9;
+  localparam int unsigned SlotFMsb = 8;
+  localparam int unsigned SlotFLsb = 8;
+  localparam int unsigned SlotImmMsb = 7;
+  localparam int unsigned SlotImmLsb = 0;
+
+  // Opcodes
+  localparam logic [7:0] OpNop = 8'h00;  // NOP
+  localparam logic [7:0] OpSetmmi = 8'h01;  // SETMMI
+  localparam logic [7:0] OpWmmi = 8'h02;  // WMMI
+  localparam logic [7:0] OpRmmi = 8'h03;  // RMMI
+  localparam logic [7:0] OpSetmod = 8'h04;  // SETMOD
+  localparam logic [7:0] OpStartmmi = 8'h10;  // STARTMMI
+  localparam logic [7:0] OpMadd = 8'h11;  // MADD
+  localparam logic [7:0] OpMsub = 8'h12;  // MSUB
+  localparam logic [7:0] OpMdbl = 8'h13;  // MDBL
+  localparam logic [7:0] OpAdd = 8'h14;  // ADD
+  localparam logic [7:0] OpSub = 8'h15;  // SUB
+  localparam logic [7:0] OpSadd = 8'h16;  // SADD
+  localparam logic [7:0] OpSsub = 8'h17;  // SSUB
+  localparam logic [7:0] OpShl1 = 8'h18;  // SHL1
+  localparam logic [7:0] OpShr1 = 8'h19;  // SHR1
+  localparam logic [7:0] OpShlw = 8'h1a;  // SHLW
+  localparam logic [7:0] OpShrw = 8'h1b;  // SHRW
+  localparam logic [7:0] OpCmp = 8'h1c;  // CMP
+  localparam logic [7:0] OpMov = 8'h20;  // MOV
+  localparam logic [7:0] OpLdz = 8'h21;  // LDZ
+  localparam logic [7:0] OpLdone = 8'h22;  // LDONE
+  localparam logic [7:0] OpCswap = 8'h23;  // CSWAP
+  localparam logic [7:0] OpWipe = 8'h3f;  // WIPE
+
+  // Error codes (rsp_err_o)
+  localparam logic [3:0] ErrOk = 4'd0;
+  localparam logic [3:0] ErrBadOpcode = 4'd1;
+  localparam logic [3:0] ErrBadReg = 4'd2;
+  localparam logic [3:0] ErrBadLength = 4'd3;
+  localparam logic [3:0] ErrEvenModulus = 4'd4;
+  localparam logic [3:0] ErrNoModulus = 4'd5;
+
+  // Flag register bits (rsp_flags_o)
+  localparam int unsigned FlagC = 0;
+  localparam int unsigned FlagEq = 1;
+  localparam int unsigned FlagLt = 2;
+  localparam int unsigned FlagNeg = 3;
+
+  // Cycles from accept to response for every rejected command
+  localparam int unsigned ErrorCycles = 2;
+
+endpackage
