@@ -24,6 +24,7 @@ package montu_pkg;
   localparam logic [7:0] OpRmmi = 8'h03;  // RMMI
   localparam logic [7:0] OpSetmod = 8'h04;  // SETMOD
   localparam logic [7:0] OpStartmmi = 8'h10;  // STARTMMI
+  localparam logic [7:0] OpMinv = 8'h1d;  // MINV
   localparam logic [7:0] OpMadd = 8'h11;  // MADD
   localparam logic [7:0] OpMsub = 8'h12;  // MSUB
   localparam logic [7:0] OpMdbl = 8'h13;  // MDBL
@@ -49,6 +50,7 @@ package montu_pkg;
   localparam logic [3:0] ErrBadLength = 4'd3;
   localparam logic [3:0] ErrEvenModulus = 4'd4;
   localparam logic [3:0] ErrNoModulus = 4'd5;
+  localparam logic [3:0] ErrNoInverse = 4'd6;
 
   // Flag register bits (rsp_flags_o)
   localparam int unsigned FlagC = 0;

@@ -96,3 +96,38 @@ def test_operands_out_of_range_are_rejected_before_sending(unit):
         unit.mod_mul(1, 1, (1 << 4097) + 1)
     with pytest.raises(UnitError, match="unknown backend"):
         Unit(backend="fpga")
+
+
+@settings(max_examples=25, deadline=None)
+@given(bits=st.sampled_from([64, 100, 256, 521, 1024, 2048]), data=st.data())
+def test_mod_inv_any_modulus_including_even(unit, bits, data):
+    import math
+
+    from montu import NoInverse
+
+    n = data.draw(st.integers(max(2, 1 << (bits - 1)), (1 << bits) - 1))
+    a = data.draw(st.integers(0, n - 1))
+    if math.gcd(a, n) == 1:
+        z = unit.mod_inv(a, n)
+        assert 0 <= z < n and z * a % n == 1 % n
+    else:
+        with pytest.raises(NoInverse):
+            unit.mod_inv(a, n)
+        assert unit.mod_mul(3, 5, 7) == 1  # the unit stays usable
+
+
+def test_mod_inv_rsa_private_exponent(unit):
+    p, q = 2**127 - 1, 2**89 - 1  # Mersenne primes
+    lam = (p - 1) * (q - 1) // 2  # even modulus
+    d = unit.mod_inv(65537, lam)
+    assert d * 65537 % lam == 1
+
+
+@pytest.mark.parametrize("m", sorted(gf2m.NIST_POLYNOMIALS))
+def test_mod_inv_gf2m(unit, m):
+    rng = random.Random(m)
+    f = gf2m.NIST_POLYNOMIALS[m]
+    for a in (1, 2, rng.getrandbits(m)):
+        assert unit.mod_inv(a, f, field=Field.GF2M) == gf2m.inv(a, f)
+    with pytest.raises(UnitError, match="no inverse"):
+        unit.mod_inv(0, f, field=Field.GF2M)

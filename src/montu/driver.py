@@ -16,7 +16,7 @@ from typing import Protocol
 
 from montu.arith import gf2m
 from montu.arith.field import Field
-from montu.errors import MontuError
+from montu.errors import MontuError, NoInverse
 from montu.isa import Response, encode, load
 
 # Register conventions of the driver's command sequences.
@@ -33,6 +33,10 @@ class UnitError(MontuError, ValueError):
     def __init__(self, message: str, code: int | None = None):
         super().__init__(message)
         self.code = code
+
+
+class UnitNoInverse(UnitError, NoInverse):
+    """MINV found no inverse (gcd ≠ 1): both a UnitError (with the unit's code) and a NoInverse."""
 
 
 class Backend(Protocol):
@@ -136,6 +140,39 @@ class Unit:
         self.write(R_Y, y, k)
         self.run("STARTMMI", rd=R_Z, ra=R_X, rb=R_Y)        # x·y·R^-1
         self.run("STARTMMI", rd=R_Z, ra=R_Z, rb=R_ACC0)     # · R^2 · R^-1 = x·y
+        z = self.read(R_Z, k)
+        self.last_cycles = self._cycles
+        return z
+
+    def mod_inv(self, a: int, n: int, field: Field = Field.GFP) -> int:
+        """a⁻¹ mod n for any modulus n ≥ 2 (even ones included) in GF(p), or a(x)⁻¹ mod n(x) in
+        GF(2^m); raises NoInverse (a UnitNoInverse) when gcd(a, n) ≠ 1.
+
+        Runs MINV (bie2021 Alg. 3 on the unit). Its time depends on the operands, so do not use it
+        on secret values without blinding them first.
+        """
+        self._cycles = 0
+        field = Field(field)
+        if field is Field.GF2M:
+            if gf2m.degree(n) < 1:
+                raise UnitError("reduction polynomial must have degree at least 1")
+            bits = gf2m.degree(n) + 1
+        else:
+            if n < 2:
+                raise UnitError(f"modulus must be at least 2 (got {n})")
+            bits = n.bit_length()
+        self._check_operand("a", a, n, field)
+        k = self.configure(bits, field)
+        self.write(R_MOD, n, k)
+        self.write(R_X, a, k)
+        try:
+            self.run("MINV", rd=R_Z, ra=R_X, rb=R_MOD)
+        except UnitError as exc:
+            if exc.code != self._isa.error_code["E_NO_INVERSE"]:
+                raise
+            self.last_cycles = self._cycles
+            raise UnitNoInverse(f"no inverse: gcd(a, n) ≠ 1 for this {bits}-bit modulus",
+                                code=exc.code) from None
         z = self.read(R_Z, k)
         self.last_cycles = self._cycles
         return z

@@ -196,3 +196,48 @@ def test_words_above_the_length_are_kept():
     sim.execute(encode("LDZ", rd=1))
     sim.execute(encode("SETMMI", imm=2))
     assert read_reg(sim, 1) == 7 << 64
+
+
+def test_minv_inverts_for_odd_and_even_moduli_and_counts_passes():
+    import math
+
+    rng = random.Random(11)
+    for k in (1, 4, 8):
+        sim = setup(k)
+        for _ in range(20):
+            x = rng.getrandbits(64 * k) | 2
+            y = rng.randrange(1, x)
+            load_reg(sim, 1, x)
+            load_reg(sim, 2, y)
+            load_reg(sim, 3, 0xDEAD)
+            rsp = sim.execute(encode("MINV", rd=3, ra=2, rb=1))
+            if math.gcd(x, y) == 1:
+                assert rsp.err == 0 and read_reg(sim, 3) == pow(y, -1, x)
+            else:
+                assert rsp.err == ERR["E_NO_INVERSE"] and read_reg(sim, 3) == 0xDEAD
+            W = k
+            assert rsp.cycles >= 64 + W + 4  # at least the set-up
+
+
+def test_minv_rejects_zero_and_both_even_before_any_pass():
+    sim = setup(2)
+    base = ISA.by_name["MINV"].cycle_count(k=2, W=2, Word=64, Lanes=2, NumRegs=32, MaxWords=64,
+                                           gf2m=0, passes=0, fixes=0, ok=0)
+    for x, y in ((0, 5), (7, 0), (10, 4)):
+        load_reg(sim, 1, x)
+        load_reg(sim, 2, y)
+        rsp = sim.execute(encode("MINV", rd=3, ra=2, rb=1))
+        assert rsp.err == ERR["E_NO_INVERSE"] and rsp.cycles == base
+    assert sim.execute(encode("NOP")).err == 0
+
+
+def test_minv_gf2m_matches_polynomial_inverse():
+    rng = random.Random(5)
+    f = gf2m.NIST_POLYNOMIALS[233]
+    sim = setup(4, field=1)
+    load_reg(sim, 1, f)
+    for _ in range(5):
+        a = rng.getrandbits(233) or 1
+        load_reg(sim, 2, a)
+        assert sim.execute(encode("MINV", rd=3, ra=2, rb=1)).err == 0
+        assert read_reg(sim, 3) == gf2m.inv(a, f)

@@ -9,10 +9,12 @@ in tests/rtl check exactly that.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from montu.arith import gf2m
 from montu.isa import Response, decode_slots, load
 from montu.isa.table import Instruction
+from montu.sim.inversion import run_inversion
 
 _MODULAR = frozenset({"STARTMMI", "MADD", "MSUB", "MDBL"})
 
@@ -20,9 +22,10 @@ _MODULAR = frozenset({"STARTMMI", "MADD", "MSUB", "MDBL"})
 class _Fault(Exception):
     """An error detected at decode; carries the unit's error code name."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, cycles: int | None = None):
         super().__init__(name)
         self.name = name
+        self.cycles = cycles  # None: reported after the ISA's error_cycles
 
 
 class Simulator:
@@ -43,7 +46,7 @@ class Simulator:
         self._isa = load()
         self._err = self._isa.error_code
         self._flag = self._isa.flag_bit
-        self._handlers: dict[str, Callable[[dict[str, int], int], int]] = {
+        self._handlers: dict[str, Callable[[dict[str, int], int], Any]] = {
             name[len("_op_"):].upper(): getattr(self, name) for name in dir(self) if name.startswith("_op_")
         }
         missing = {i.name for i in self._isa.instructions} - set(self._handlers)
@@ -92,8 +95,13 @@ class Simulator:
         self.flags = (self.flags | bit) if value else (self.flags & ~bit)
 
     # --------------------------------------------------------------- execute
-    def cycles_of(self, name: str) -> int:
-        """The cycle count of instruction `name` at the current length and field."""
+    def cycles_of(self, name: str, **data_dependent: int) -> int:
+        """The cycle count of instruction `name` at the current length and field (MINV also
+        takes its data-dependent pass counts)."""
+        if data_dependent:
+            return self._isa.by_name[name].cycle_count(
+                k=self.k, W=self.words, Word=self.word_bits, Lanes=self.lanes,
+                NumRegs=self.num_regs, MaxWords=self.max_words, gf2m=self.gf2m, **data_dependent)
         key = (name, self.k, self.gf2m)
         if key not in self._cycles_cache:
             self._cycles_cache[key] = self._isa.by_name[name].cycle_count(
@@ -109,10 +117,13 @@ class Simulator:
             if ins is None:
                 raise _Fault("E_BAD_OPCODE")
             self._check(ins, slots)
-            cycles = self.cycles_of(ins.name)  # before the op: SETMMI/WIPE change k
-            out = self._handlers[ins.name](slots, data)
+            if ins.name == "MINV":  # the one instruction whose time depends on the operands
+                out, cycles = self._op_minv(slots, data)
+            else:
+                cycles = self.cycles_of(ins.name)  # before the op: SETMMI/WIPE change k
+                out = self._handlers[ins.name](slots, data)
         except _Fault as fault:
-            cycles = self._isa.error_cycles
+            cycles = self._isa.error_cycles if fault.cycles is None else fault.cycles
             self.cycle_count += cycles
             return Response(err=self._err[fault.name], flags=self.flags, data=0, cycles=cycles)
         self.cycle_count += cycles
@@ -223,6 +234,16 @@ class Simulator:
         else:
             self._write(s["rd"], t - n if t >= n else t)
         return 0
+
+    def _op_minv(self, s: dict[str, int], data: int) -> tuple[int, int]:
+        """rd = ra^-1 mod rb; returns (data, cycles) or raises _Fault with the run's cycles."""
+        run = run_inversion(self._read(s["ra"]), self._read(s["rb"]), gf2m_mode=bool(self.gf2m),
+                            word_bits=self.word_bits)
+        cycles = self.cycles_of("MINV", passes=run.passes, fixes=run.fixes, ok=int(run.inverse is not None))
+        if run.inverse is None:
+            raise _Fault("E_NO_INVERSE", cycles)
+        self._write(s["rd"], run.inverse)
+        return 0, cycles
 
     # ------------------------------------------------------- integer
     def _add_sub(self, s: dict[str, int], subtract: bool, signed: bool) -> int:
