@@ -63,6 +63,7 @@ class Unit:
                  max_bits: int = 4096, num_regs: int = 32):
         self.backend_name = backend
         self.word_bits = word_bits
+        self.lanes = lanes
         self.max_bits = max_bits
         self._backend = _make_backend(backend, word_bits, lanes, max_bits, num_regs)
         self._isa = load()
@@ -72,18 +73,27 @@ class Unit:
         self._cycles = 0
 
     # ------------------------------------------------------------ low level
-    def run(self, name: str, *, data: int = 0, **slots: int) -> Response:
-        """Send one command; raise UnitError if the unit reports an error."""
+    def send(self, name: str, *, data: int = 0, **slots: int) -> Response:
+        """Send one command and return the unit's response as it is (errors included)."""
         rsp = self._backend.execute(encode(name, **slots), data)
         self._cycles += rsp.cycles
+        return rsp
+
+    def send_many(self, commands: Sequence[tuple[int, int]]) -> list[Response]:
+        """Send encoded (instruction, data) pairs in one batch; responses as they are."""
+        responses = self._backend.execute_many(commands)
+        self._cycles += sum(rsp.cycles for rsp in responses)
+        return responses
+
+    def run(self, name: str, *, data: int = 0, **slots: int) -> Response:
+        """Send one command; raise UnitError if the unit reports an error."""
+        rsp = self.send(name, data=data, **slots)
         if rsp.err:
             raise UnitError(self._describe(name, rsp.err), code=rsp.err)
         return rsp
 
     def _run_many(self, commands: list[tuple[int, int]], what: str) -> list[Response]:
-        responses = self._backend.execute_many(commands)
-        for rsp in responses:
-            self._cycles += rsp.cycles
+        responses = self.send_many(commands)
         for rsp in responses:
             if rsp.err:
                 raise UnitError(self._describe(what, rsp.err), code=rsp.err)

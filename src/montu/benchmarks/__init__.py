@@ -1,0 +1,1 @@
+"""Benchmark commands (`montu bench ...`): they print tables and write bench/results/*.json."""
