@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# Montgomery contract (see docs/algorithms/antao.md): inputs x, y < 4N give an output < 4N when
+# Montgomery contract (see docs/algorithms.md): inputs x, y < 4N give an output < 4N when
 # 8N <= M1 (first BE may be off by one M1) and 8N <= M2 (second BE exact for values < M2/2).
 DYNAMIC_RANGE_FACTOR_BITS = 3
 

@@ -65,7 +65,7 @@ def booth_digit(bits: tuple[int, int, int], fsel: int) -> Digit:
 
     Integer mode gives the modified-Booth digit -2·b_{2i+1} + b_{2i} + b_{2i-1}; polynomial mode
     the plain radix-4 digit b_{2i+1}·x + b_{2i} (b_{2i-1} is ignored). The first term of trp and
-    shl carries NOT fsel: the text's "fsel" lost its overline (see docs/algorithms/cilardo.md).
+    shl carries NOT fsel: the text's "fsel" lost its overline (see docs/algorithms.md).
     """
     hi, mid, lo = _check_bits(bits, fsel)
     nfsel = 1 - fsel
@@ -80,7 +80,7 @@ def montgomery_digit(bits: tuple[int, int, int], fsel: int) -> Digit:
 
     The quotient digit Q makes SP + Q·N ≡ 0 (mod 4) in integer mode and SP + Q·N ≡ 0
     (mod x^2) in polynomial mode. The second term of inv carries fsel, not NOT fsel as printed
-    (see docs/algorithms/cilardo.md).
+    (see docs/algorithms.md).
     """
     sp1, sp0, n1 = _check_bits(bits, fsel)
     nfsel = 1 - fsel

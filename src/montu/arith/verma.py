@@ -8,7 +8,7 @@ The models live in two sibling modules and are re-exported here:
 * ``verma_exp`` — the Montgomery powering ladder (MPL, Table 5) and the SBME / PBME binary
   exponentiations of Section 2 on those multipliers.
 
-See docs/algorithms/verma.md for the interpretation of the paper's garbled lines and the
+See docs/algorithms.md for the interpretation of the paper's garbled lines and the
 count-vs-paper table.
 """
 

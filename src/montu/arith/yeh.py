@@ -22,7 +22,7 @@ Ranges (paper: 0 <= A, B < N, N odd): for such inputs BSR4 returns r ≡ A·B·R
 0 <= r <= 2N − 2 — *not* fully reduced (P[L] <= N and C1 <= N − 2). Inputs up to 2N are not
 allowed: with N close to 2^L the result could then exceed 2N. The exponentiation therefore
 subtracts N once whenever a BSR4 result is >= N before it is used again (the paper shows no such
-step; see docs/algorithms/yeh.md).
+step; see docs/algorithms.md).
 
 Clock model: one BSR4 takes L/2 cycles (one radix-4 iteration per clock while the DoCSA streams
 c_{2i+1}c_{2i}) plus 1 cycle in which R4MR adds C1 to P[L]: L/2 + 1 cycles. The paper's average
