@@ -1,0 +1,576 @@
+// Montu: dual-field public-key coprocessor (bie2021 "reconfigurable modular unit").
+//
+// Command/response interface: one command (32-bit instruction + one data word) is accepted at
+// the clock edge where cmd_valid_i && cmd_ready_o; exactly one response {err, flags, data,
+// cycles} follows, rsp_valid_o rising N clock edges later (N = the cycle formula of
+// src/montu/isa/instructions.yaml, or error_cycles) and holding until rsp_ready_i.
+//
+// Datapath: a word-addressed register file (NumRegs x MaxWords words of Word bits, 3 read
+// ports + 1 write port, block RAM), a scratch memory T, the Montgomery engine (montu_mont: two
+// MAC lanes + q unit), the word-serial engine (montu_wordop) and a bit-serial Hensel unit that
+// computes the Montgomery constant w = -N^-1 mod 2^Word (N^-1 mod x^Word in GF(2^m)).
+module montu_top
+  import montu_pkg::*;
+#(
+  parameter int unsigned Word    = 64,   // 32 or 64
+  parameter int unsigned Lanes   = 2,    // 1 or 2 MAC lanes
+  parameter int unsigned MaxBits = 4096, // multiple of 64
+  parameter int unsigned NumRegs = 32    // 16 .. 32
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            cmd_valid_i,
+  output logic            cmd_ready_o,
+  input  logic [31:0]     cmd_insn_i,
+  input  logic [Word-1:0] cmd_data_i,
+  output logic            rsp_valid_o,
+  input  logic            rsp_ready_i,
+  output logic [Word-1:0] rsp_data_o,
+  output logic [3:0]      rsp_err_o,
+  output logic [3:0]      rsp_flags_o,
+  output logic [31:0]     rsp_cycles_o,
+  output logic            busy_o,
+  output logic            done_o,
+  output logic [3:0]      err_o,
+  output logic [63:0]     cycle_count_o
+);
+  localparam int unsigned MaxWords  = MaxBits / Word;
+  localparam int unsigned Depth     = NumRegs * MaxWords;
+  localparam int unsigned Aw        = $clog2(Depth);
+  localparam int unsigned Jw        = $clog2(MaxWords + 5);
+  localparam int unsigned TDepth    = MaxWords + 2;
+  localparam int unsigned Ta        = $clog2(TDepth);
+  localparam int unsigned WordsPerK = 64 / Word;   // data words per 64-bit length unit
+  localparam int unsigned Hw        = $clog2(Word);
+
+  // ---------------------------------------------------------------------------------------
+  // Elaboration-time parameter checks
+  // ---------------------------------------------------------------------------------------
+  if (Word != 32 && Word != 64) begin : g_bad_word
+    $error("montu_top: Word must be 32 or 64");
+  end
+  if (Lanes != 1 && Lanes != 2) begin : g_bad_lanes
+    $error("montu_top: Lanes must be 1 or 2 (4 lanes are not implemented yet)");
+  end
+  if (MaxBits < 64 || (MaxBits % 64) != 0) begin : g_bad_maxbits
+    $error("montu_top: MaxBits must be a positive multiple of 64");
+  end
+  if (NumRegs < 16 || NumRegs > 32) begin : g_bad_numregs
+    $error("montu_top: NumRegs must be in 16 .. 32");
+  end
+
+  // Decode errors are reported from StErr, one cycle after decode: 2 cycles after accept.
+  if (ErrorCycles != 2) begin : g_bad_error_cycles
+    $error("montu_top: the RTL reports errors after 2 cycles; the ISA table says otherwise");
+  end
+
+  typedef enum logic [3:0] {
+    StIdle, StDec, StErr, StRmmi, StSmChk, StSmHen, StMont, StWord, StWipe, StResp
+  } state_e;
+
+  // ---------------------------------------------------------------------------------------
+  // Architectural and control state
+  // ---------------------------------------------------------------------------------------
+  state_e            state_d, state_q;
+  logic [31:0]       insn_d, insn_q;
+  logic [Word-1:0]   data_d, data_q;
+  logic [3:0]        derr_d, derr_q;        // decode error, reported from StErr
+  logic [Jw-1:0]     s_d, s_q;              // W = number of words of an operand
+  logic              gf2m_d, gf2m_q;        // field: 0 GF(p), 1 GF(2^m)
+  logic [Jw-1:0]     wptr_d, wptr_q, rptr_d, rptr_q;
+  logic [3:0]        flags_d, flags_q;
+  logic              mvalid_d, mvalid_q;    // SETMOD result valid
+  logic [4:0]        mreg_d, mreg_q;        // modulus register number
+  logic [Word-1:0]   w_d, w_q;              // Montgomery constant
+  logic [Word-1:0]   hn0_d, hn0_q, hr_d, hr_q, hw_d, hw_q;   // Hensel unit
+  logic [Hw-1:0]     hcnt_d, hcnt_q;
+  logic [Aw:0]       wipe_d, wipe_q;
+  logic [31:0]       cyc_d, cyc_q;
+  logic [63:0]       cycle_count_q;
+  logic              rsp_valid_d, rsp_valid_q;
+  logic [Word-1:0]   rsp_data_d, rsp_data_q;
+  logic [3:0]        rsp_err_d, rsp_err_q, rsp_flags_d, rsp_flags_q, err_d, err_q;
+  logic [31:0]       rsp_cycles_d, rsp_cycles_q;
+
+  // instruction fields: [31:24] op [23:19] rd [18:14] ra [13:9] rb [8] f [7:0] imm
+  logic [7:0] op, imm;
+  logic [4:0] rd, ra, rb;
+  logic       fld;
+  assign op  = insn_q[SlotOpMsb:SlotOpLsb];
+  assign rd  = insn_q[SlotRdMsb:SlotRdLsb];
+  assign ra  = insn_q[SlotRaMsb:SlotRaLsb];
+  assign rb  = insn_q[SlotRbMsb:SlotRbLsb];
+  assign fld = insn_q[SlotFMsb:SlotFLsb];
+  assign imm = insn_q[SlotImmMsb:SlotImmLsb];
+
+  // ---------------------------------------------------------------------------------------
+  // Decode: validity, register fields used, errors in precedence order
+  // ---------------------------------------------------------------------------------------
+  logic op_valid, uses_rd, uses_ra, uses_rb, modular, word_op, writes_rd;
+  logic bad_reg, bad_len;
+  logic [3:0] dec_err;
+
+  always_comb begin
+    op_valid = 1'b1;
+    uses_rd  = 1'b0;
+    uses_ra  = 1'b0;
+    uses_rb  = 1'b0;
+    modular  = 1'b0;
+    word_op  = 1'b0;
+    unique case (op)
+      OpNop, OpSetmmi, OpWipe: ;
+      OpWmmi:   uses_rd = 1'b1;
+      OpRmmi, OpSetmod: uses_ra = 1'b1;
+      OpStartmmi: begin
+        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1;
+      end
+      OpMadd, OpMsub: begin
+        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1; word_op = 1'b1;
+      end
+      OpMdbl: begin
+        uses_rd = 1'b1; uses_ra = 1'b1; modular = 1'b1; word_op = 1'b1;
+      end
+      OpAdd, OpSub, OpSadd, OpSsub: begin
+        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; word_op = 1'b1;
+      end
+      OpShl1, OpShr1, OpShlw, OpShrw, OpMov: begin
+        uses_rd = 1'b1; uses_ra = 1'b1; word_op = 1'b1;
+      end
+      OpCmp, OpCswap: begin
+        uses_ra = 1'b1; uses_rb = 1'b1; word_op = 1'b1;
+      end
+      OpLdz, OpLdone: begin
+        uses_rd = 1'b1; word_op = 1'b1;
+      end
+      default: op_valid = 1'b0;
+    endcase
+    writes_rd = uses_rd && (op != OpCmp);
+    bad_reg   = (uses_rd && (32'(rd) >= NumRegs)) || (uses_ra && (32'(ra) >= NumRegs)) ||
+                (uses_rb && (32'(rb) >= NumRegs));
+    bad_len   = (op == OpSetmmi) && ((imm == 8'd0) || (32'(imm) * 64 > MaxBits));
+    if (!op_valid)                  dec_err = ErrBadOpcode;
+    else if (bad_reg)               dec_err = ErrBadReg;
+    else if (bad_len)               dec_err = ErrBadLength;
+    else if (modular && !mvalid_q)  dec_err = ErrNoModulus;
+    else                            dec_err = ErrOk;
+  end
+
+  logic dec_ok;
+  assign dec_ok = (state_q == StDec) && (dec_err == ErrOk);
+
+  // ---------------------------------------------------------------------------------------
+  // Engines
+  // ---------------------------------------------------------------------------------------
+  logic [Word-1:0] rdata_a, rdata_b, rdata_n, t_rdata;
+
+  logic            mm_start, mm_re, mm_t_re, mm_t_we, mm_rf_we, mm_done;
+  logic [Jw-1:0]   mm_x_idx, mm_y_idx, mm_n_idx, mm_rf_idx;
+  logic [Ta-1:0]   mm_t_raddr, mm_t_waddr;
+  logic [Word-1:0] mm_t_wdata, mm_rf_wdata;
+
+  assign mm_start = dec_ok && (op == OpStartmmi);
+
+  montu_mont #(.Word(Word), .Lanes(Lanes), .MaxWords(MaxWords)) u_mont (
+    .clk_i, .rst_ni,
+    .start_i   (mm_start),
+    .gf2m_i    (gf2m_q),
+    .s_i       (s_q),
+    .w_i       (w_q),
+    .re_o      (mm_re),
+    .x_idx_o   (mm_x_idx),
+    .y_idx_o   (mm_y_idx),
+    .n_idx_o   (mm_n_idx),
+    .x_i       (rdata_a),
+    .y_i       (rdata_b),
+    .n_i       (rdata_n),
+    .t_re_o    (mm_t_re),
+    .t_raddr_o (mm_t_raddr),
+    .t_rdata_i (t_rdata),
+    .t_we_o    (mm_t_we),
+    .t_waddr_o (mm_t_waddr),
+    .t_wdata_o (mm_t_wdata),
+    .rf_we_o   (mm_rf_we),
+    .rf_idx_o  (mm_rf_idx),
+    .rf_wdata_o(mm_rf_wdata),
+    .done_o    (mm_done)
+  );
+
+  logic            wo_start, wo_n_from_ra, wo_we, wo_done;
+  logic [Jw-1:0]   wo_idx, wo_n_idx, wo_widx;
+  logic [1:0]      wo_wreg;
+  logic [Word-1:0] wo_wdata;
+  logic [3:0]      wo_flags, wo_flags_we;
+
+  assign wo_start = dec_ok && word_op;
+
+  montu_wordop #(.Word(Word), .MaxWords(MaxWords)) u_wordop (
+    .clk_i, .rst_ni,
+    .start_i    (wo_start),
+    .op_i       (op),
+    .gf2m_i     (gf2m_q),
+    .s_i        (s_q),
+    .cond_i     (flags_q[imm[1:0]]),
+    .idx_o      (wo_idx),
+    .n_idx_o    (wo_n_idx),
+    .n_from_ra_o(wo_n_from_ra),
+    .a_i        (rdata_a),
+    .b_i        (rdata_b),
+    .n_i        (rdata_n),
+    .we_o       (wo_we),
+    .wreg_o     (wo_wreg),
+    .widx_o     (wo_widx),
+    .wdata_o    (wo_wdata),
+    .done_o     (wo_done),
+    .flags_o    (wo_flags),
+    .flags_we_o (wo_flags_we)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Memories
+  // ---------------------------------------------------------------------------------------
+  // word address of word idx of register r: r * MaxWords + idx
+  function automatic logic [Aw-1:0] waddr(logic [4:0] r, logic [Jw-1:0] idx);
+    return Aw'(32'(r) * MaxWords + 32'(idx));
+  endfunction
+
+  logic            rf_we, rf_re, t_we, t_re;
+  logic [Aw-1:0]   rf_waddr, raddr_a, raddr_b, raddr_n;
+  logic [Word-1:0] rf_wdata, t_wdata;
+  logic [Ta-1:0]   t_waddr, t_raddr;
+  logic [Aw-1:0]   wipe_addr;
+  logic            wiping;
+  logic [4:0]      wo_reg;
+
+  assign wiping    = (state_q == StWipe) || (dec_ok && (op == OpWipe));
+  assign wipe_addr = (state_q == StWipe) ? wipe_q[Aw-1:0] : '0;
+
+  always_comb begin
+    // read ports: a streams ra, b streams rb, n streams the modulus (or ra + 1 word)
+    unique case (op)
+      OpRmmi:     raddr_a = waddr(ra, rptr_q);
+      OpSetmod:   raddr_a = waddr(ra, '0);
+      OpStartmmi: raddr_a = waddr(ra, mm_x_idx);
+      default:    raddr_a = waddr(ra, wo_idx);
+    endcase
+    raddr_b = waddr(rb, (op == OpStartmmi) ? mm_y_idx : wo_idx);
+    raddr_n = (op == OpStartmmi) ? waddr(mreg_q, mm_n_idx)
+                                 : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
+    rf_re   = (op == OpStartmmi) ? mm_re : 1'b1;
+
+    // write port
+    unique case (wo_wreg)
+      2'd1:    wo_reg = ra;
+      2'd2:    wo_reg = rb;
+      default: wo_reg = rd;
+    endcase
+    if (wiping) begin
+      rf_we    = 1'b1;
+      rf_waddr = wipe_addr;
+      rf_wdata = '0;
+    end else if (dec_ok && (op == OpWmmi)) begin
+      rf_we    = 1'b1;
+      rf_waddr = waddr(rd, wptr_q);
+      rf_wdata = data_q;
+    end else if (op == OpStartmmi) begin
+      rf_we    = mm_rf_we;
+      rf_waddr = waddr(rd, mm_rf_idx);
+      rf_wdata = mm_rf_wdata;
+    end else begin
+      rf_we    = wo_we;
+      rf_waddr = waddr(wo_reg, wo_widx);
+      rf_wdata = wo_wdata;
+    end
+
+    // scratch T: the Montgomery accumulator; WIPE clears it with the register file
+    if (wiping) begin
+      t_we    = (32'(wipe_addr) < TDepth);
+      t_waddr = Ta'(wipe_addr);
+      t_wdata = '0;
+    end else begin
+      t_we    = mm_t_we;
+      t_waddr = mm_t_waddr;
+      t_wdata = mm_t_wdata;
+    end
+    t_re    = mm_t_re;
+    t_raddr = mm_t_raddr;
+  end
+
+  montu_regfile #(.Word(Word), .Depth(Depth)) u_regfile (
+    .clk_i,
+    .we_i     (rf_we),
+    .waddr_i  (rf_waddr),
+    .wdata_i  (rf_wdata),
+    .re_i     (rf_re),
+    .raddr_a_i(raddr_a),
+    .raddr_b_i(raddr_b),
+    .raddr_n_i(raddr_n),
+    .rdata_a_o(rdata_a),
+    .rdata_b_o(rdata_b),
+    .rdata_n_o(rdata_n)
+  );
+
+  montu_ram_1r1w #(.Width(Word), .Depth(TDepth)) u_scratch (
+    .clk_i,
+    .we_i   (t_we),
+    .waddr_i(t_waddr),
+    .wdata_i(t_wdata),
+    .re_i   (t_re),
+    .raddr_i(t_raddr),
+    .rdata_o(t_rdata)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Hensel lifting, one bit of w per cycle: keep r = (n0 * w + 1) / 2^k; bit k of w is r[0],
+  // then r <- (r + w_k * n0) / 2 (GF(2^m): r <- (r xor w_k * n0) / x). After Word steps
+  // n0 * w = -1 mod 2^Word (GF(2^m): n0 * w = 1 mod x^Word).
+  // ---------------------------------------------------------------------------------------
+  logic          hbit;
+  logic [Word:0] hsum;
+  assign hbit = hr_q[0];
+  assign hsum = gf2m_q ? {1'b0, hr_q ^ (hbit ? hn0_q : '0)}
+                       : ({1'b0, hr_q} + {1'b0, (hbit ? hn0_q : {Word{1'b0}})});
+  // hsum[0] is 0 by construction (r[0] = 1 exactly when n0, which is odd, is added)
+  logic unused_hsum0;
+  assign unused_hsum0 = hsum[0];
+
+  // ---------------------------------------------------------------------------------------
+  // Control FSM
+  // ---------------------------------------------------------------------------------------
+  logic            fin;
+  logic [3:0]      fin_err;
+  logic [Word-1:0] fin_data;
+
+  function automatic logic [Jw-1:0] ptr_inc(logic [Jw-1:0] p, logic [Jw-1:0] s);
+    return (p == s - Jw'(1)) ? '0 : p + Jw'(1);
+  endfunction
+
+  always_comb begin
+    state_d     = state_q;
+    insn_d      = insn_q;
+    data_d      = data_q;
+    derr_d      = derr_q;
+    s_d         = s_q;
+    gf2m_d      = gf2m_q;
+    wptr_d      = wptr_q;
+    rptr_d      = rptr_q;
+    flags_d     = flags_q;
+    mvalid_d    = mvalid_q;
+    mreg_d      = mreg_q;
+    w_d         = w_q;
+    hn0_d       = hn0_q;
+    hr_d        = hr_q;
+    hw_d        = hw_q;
+    hcnt_d      = hcnt_q;
+    wipe_d      = wipe_q;
+    cyc_d       = cyc_q + 32'd1;
+    rsp_valid_d = rsp_valid_q;
+    rsp_data_d  = rsp_data_q;
+    rsp_err_d   = rsp_err_q;
+    rsp_flags_d = rsp_flags_q;
+    rsp_cycles_d = rsp_cycles_q;
+    err_d       = err_q;
+    fin         = 1'b0;
+    fin_err     = ErrOk;
+    fin_data    = '0;
+
+    unique case (state_q)
+      StIdle: begin
+        cyc_d = '0;
+        if (cmd_valid_i) begin
+          insn_d  = cmd_insn_i;
+          data_d  = cmd_data_i;
+          state_d = StDec;
+        end
+      end
+
+      StDec: begin
+        if (dec_err != ErrOk) begin
+          derr_d  = dec_err;
+          state_d = StErr;
+        end else begin
+          unique case (op)
+            OpNop: fin = 1'b1;
+            OpSetmmi: begin
+              s_d      = Jw'(32'(imm) * WordsPerK);
+              gf2m_d   = fld;
+              wptr_d   = '0;
+              rptr_d   = '0;
+              mvalid_d = 1'b0;
+              fin      = 1'b1;
+            end
+            OpWmmi: begin
+              wptr_d = ptr_inc(wptr_q, s_q);
+              if (rd == mreg_q) mvalid_d = 1'b0;
+              fin = 1'b1;
+            end
+            OpRmmi:     state_d = StRmmi;
+            OpSetmod:   state_d = StSmChk;
+            OpStartmmi: state_d = StMont;
+            OpWipe: begin
+              wipe_d  = (Aw+1)'(1);
+              state_d = StWipe;
+            end
+            default:    state_d = StWord;   // word-serial instructions
+          endcase
+        end
+      end
+
+      StErr: begin
+        fin     = 1'b1;
+        fin_err = derr_q;
+      end
+
+      StRmmi: begin
+        fin      = 1'b1;
+        fin_data = rdata_a;
+        rptr_d   = ptr_inc(rptr_q, s_q);
+      end
+
+      StSmChk: begin
+        if (!rdata_a[0]) begin
+          fin     = 1'b1;
+          fin_err = ErrEvenModulus;
+        end else begin
+          hn0_d   = rdata_a;
+          hr_d    = {{(Word-1){1'b0}}, 1'b1};
+          hw_d    = '0;
+          hcnt_d  = '0;
+          state_d = StSmHen;
+        end
+      end
+
+      StSmHen: begin
+        hr_d   = hsum[Word:1];
+        hw_d   = {hbit, hw_q[Word-1:1]};
+        hcnt_d = hcnt_q + Hw'(1);
+        if (hcnt_q == Hw'(Word - 1)) begin
+          w_d      = hw_d;
+          mreg_d   = ra;
+          mvalid_d = 1'b1;
+          fin      = 1'b1;
+        end
+      end
+
+      StMont: begin
+        if (mm_done) begin
+          if (rd == mreg_q) mvalid_d = 1'b0;
+          fin = 1'b1;
+        end
+      end
+
+      StWord: ;   // finished below (LDZ/LDONE with W = 1 finish in StDec)
+
+      StWipe: begin
+        wipe_d = wipe_q + (Aw+1)'(1);
+        if (wipe_q == (Aw+1)'(Depth - 1)) begin
+          s_d      = Jw'(WordsPerK);
+          gf2m_d   = 1'b0;
+          wptr_d   = '0;
+          rptr_d   = '0;
+          flags_d  = '0;
+          mvalid_d = 1'b0;
+          w_d      = '0;
+          fin      = 1'b1;
+        end
+      end
+
+      StResp: begin
+        cyc_d = cyc_q;
+        if (rsp_ready_i) begin
+          rsp_valid_d = 1'b0;
+          state_d     = StIdle;
+        end
+      end
+
+      default: state_d = StIdle;
+    endcase
+
+    // word-serial instructions finish when the engine says so
+    if (wo_done && ((state_q == StWord) || (dec_ok && word_op))) begin
+      flags_d = (flags_q & ~wo_flags_we) | (wo_flags & wo_flags_we);
+      if (writes_rd && (rd == mreg_q)) mvalid_d = 1'b0;
+      if ((op == OpCswap) && ((ra == mreg_q) || (rb == mreg_q))) mvalid_d = 1'b0;
+      fin = 1'b1;
+    end
+
+    if (fin) begin
+      state_d      = StResp;
+      rsp_valid_d  = 1'b1;
+      rsp_err_d    = fin_err;
+      rsp_data_d   = fin_data;
+      rsp_flags_d  = flags_d;
+      rsp_cycles_d = cyc_q + 32'd1;
+      err_d        = fin_err;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q       <= StIdle;
+      insn_q        <= '0;
+      data_q        <= '0;
+      derr_q        <= ErrOk;
+      s_q           <= Jw'(WordsPerK);
+      gf2m_q        <= 1'b0;
+      wptr_q        <= '0;
+      rptr_q        <= '0;
+      flags_q       <= '0;
+      mvalid_q      <= 1'b0;
+      mreg_q        <= '0;
+      w_q           <= '0;
+      hn0_q         <= '0;
+      hr_q          <= '0;
+      hw_q          <= '0;
+      hcnt_q        <= '0;
+      wipe_q        <= '0;
+      cyc_q         <= '0;
+      cycle_count_q <= '0;
+      rsp_valid_q   <= 1'b0;
+      rsp_data_q    <= '0;
+      rsp_err_q     <= ErrOk;
+      rsp_flags_q   <= '0;
+      rsp_cycles_q  <= '0;
+      err_q         <= ErrOk;
+    end else begin
+      state_q       <= state_d;
+      insn_q        <= insn_d;
+      data_q        <= data_d;
+      derr_q        <= derr_d;
+      s_q           <= s_d;
+      gf2m_q        <= gf2m_d;
+      wptr_q        <= wptr_d;
+      rptr_q        <= rptr_d;
+      flags_q       <= flags_d;
+      mvalid_q      <= mvalid_d;
+      mreg_q        <= mreg_d;
+      w_q           <= w_d;
+      hn0_q         <= hn0_d;
+      hr_q          <= hr_d;
+      hw_q          <= hw_d;
+      hcnt_q        <= hcnt_d;
+      wipe_q        <= wipe_d;
+      cyc_q         <= cyc_d;
+      cycle_count_q <= cycle_count_q + 64'd1;
+      rsp_valid_q   <= rsp_valid_d;
+      rsp_data_q    <= rsp_data_d;
+      rsp_err_q     <= rsp_err_d;
+      rsp_flags_q   <= rsp_flags_d;
+      rsp_cycles_q  <= rsp_cycles_d;
+      err_q         <= err_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------------------
+  assign cmd_ready_o   = (state_q == StIdle);
+  assign rsp_valid_o   = rsp_valid_q;
+  assign rsp_data_o    = rsp_data_q;
+  assign rsp_err_o     = rsp_err_q;
+  assign rsp_flags_o   = rsp_flags_q;
+  assign rsp_cycles_o  = rsp_cycles_q;
+  assign done_o        = rsp_valid_q;
+  assign busy_o        = (state_q != StIdle) && (state_q != StResp);
+  assign err_o         = err_q;
+  assign cycle_count_o = cycle_count_q;
+endmodule

