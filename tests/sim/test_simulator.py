@@ -241,3 +241,19 @@ def test_minv_gf2m_matches_polynomial_inverse():
         load_reg(sim, 2, a)
         assert sim.execute(encode("MINV", rd=3, ra=2, rb=1)).err == 0
         assert read_reg(sim, 3) == gf2m.inv(a, f)
+
+
+@settings(max_examples=300, deadline=None)
+@given(k=st.sampled_from([1, 2, 3]), gf=st.sampled_from([0, 1]), data=st.data())
+def test_minv_pass_counts_stay_within_the_documented_bounds(k, gf, data):
+    from montu.sim.inversion import run_inversion
+
+    L = 64 * k
+    x = data.draw(st.integers(1, (1 << L) - 1))
+    y = data.draw(st.integers(1, (1 << L) - 1))
+    run = run_inversion(y, x, gf2m_mode=bool(gf), word_bits=64)
+    from montu.isa import evaluate_formula
+
+    bounds = dict(ISA.by_name["MINV"].bounds)
+    assert run.passes <= evaluate_formula(bounds["passes"], {"k": k})
+    assert run.fixes <= evaluate_formula(bounds["fixes"], {})

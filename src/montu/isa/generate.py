@@ -93,8 +93,14 @@ def render_doc(isa: InstructionSet) -> str:
     for ins in isa.instructions:
         operands = ", ".join(ins.uses) or "—"
         errors = ", ".join(ins.errors) or "—"
-        out.append(f"| `{ins.name}` | 0x{ins.opcode:02x} | {operands} | `{ins.cycles}` | {errors} | {ins.doc} |")
-    out += ["", "## Error codes", "", "| code | name | meaning |", "|---|---|---|"]
+        cycles = f"`{ins.cycles}`"
+        if ins.bounds:
+            cycles += " — worst case with " + ", ".join(f"{k} ≤ `{v}`" for k, v in ins.bounds)
+        out.append(f"| `{ins.name}` | 0x{ins.opcode:02x} | {operands} | {cycles} | {errors} | {ins.doc} |")
+    out += ["", "Every command finishes within its worst case: the formula itself, or for MINV the formula",
+            "with its pass counts at their bounds (`Instruction.worst_case_cycles` in",
+            "`montu.isa.table`; the random-stream tests in `tests/rtl` check every response against it).",
+            "", "## Error codes", "", "| code | name | meaning |", "|---|---|---|"]
     for err in isa.errors:
         out.append(f"| {err.code} | `{err.name}` | {err.doc} |")
     out += ["", "Precedence when several apply: E_BAD_OPCODE, E_BAD_REG (only register fields the",

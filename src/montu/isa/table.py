@@ -50,10 +50,18 @@ class Instruction:
     doc: str
     errors: tuple[str, ...]
     cycles: str
+    bounds: tuple[tuple[str, str], ...] = ()  # data-dependent variables -> worst-case formula
 
     def cycle_count(self, **variables: int) -> int:
         """Evaluate this instruction's cycle formula (the RTL's timing model)."""
         return evaluate_formula(self.cycles, variables)
+
+    def worst_case_cycles(self, **variables: int) -> int:
+        """The cycle formula with every data-dependent variable at its documented bound."""
+        values = dict(variables)
+        for name, formula in self.bounds:
+            values[name] = evaluate_formula(formula, variables)
+        return evaluate_formula(self.cycles, values)
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,7 @@ def _parse(raw: dict) -> InstructionSet:
             doc=" ".join(i["doc"].split()),
             errors=tuple(i.get("errors", [])),
             cycles=str(i["cycles"]),
+            bounds=tuple((k, str(v)) for k, v in i.get("bounds", {}).items()),
         )
         for i in raw["instructions"]
     )
