@@ -1,0 +1,32 @@
+// Scratch memory of the inversion engine: one synchronous write port, one synchronous read port.
+//
+// rdata_o = mem[raddr_i] as of the last clock edge, where a read of the address being written in
+// the same cycle returns the word being written (write-first / transparent read), so a pass may
+// read a word in the cycle its predecessor writes it. Read every cycle. No reset on the contents.
+// Written in the form Yosys maps to block RAM (it adds the bypass when the primitive lacks it).
+module montu_inv_ram #(
+  parameter  int unsigned Width = 64,
+  parameter  int unsigned Depth = 64,
+  localparam int unsigned Aw    = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  logic             clk_i,
+  input  logic             we_i,
+  input  logic [Aw-1:0]    waddr_i,
+  input  logic [Width-1:0] wdata_i,
+  input  logic [Aw-1:0]    raddr_i,
+  output logic [Width-1:0] rdata_o
+);
+  logic [Width-1:0] mem_q [Depth];
+  logic [Width-1:0] rdata_q;
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem_q[waddr_i] <= wdata_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (we_i && (waddr_i == raddr_i)) rdata_q <= wdata_i;
+    else                              rdata_q <= mem_q[raddr_i];
+  end
+
+  assign rdata_o = rdata_q;
+endmodule
