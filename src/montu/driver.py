@@ -185,6 +185,9 @@ class Unit:
                                 code=exc.code) from None
         z = self.read(R_Z, k)
         self.last_cycles = self._cycles
+        if (gf2m.degree(z) >= gf2m.degree(n)) if field is Field.GF2M else z >= n:
+            raise MontuError(f"unit returned an unreduced inverse for a {bits}-bit modulus; "
+                             "this is a unit fault, please report it")
         return z
 
     def mod_exp(self, base: int, exponent: int, n: int) -> int:
