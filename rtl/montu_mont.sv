@@ -1,30 +1,44 @@
 // Montgomery multiplication engine (STARTMMI): Z = X * Y * 2^-L mod N, bie2021 Alg. 2.
 //
-// s = W words of Word bits, B = 2^Word, R = B^s = 2^L. For i = 0 .. s-1 (outer) and
-// j = 0 .. s-1 (inner), the two ways of Alg. 2 lines 9-10 run in parallel on two MAC lanes:
+// s = W words of Word bits, B = 2^Word, R = B^s = 2^L. For i = 0 .. s-1 (outer, a "row") and
+// j = 0 .. s-1 (inner), the two ways of Alg. 2 lines 9-10 run in parallel on a pair of MAC
+// lanes:
 //   lane a:  (ca, u_j)     = z_j + x_i * y_j + ca
 //   q unit:  t_i           = u_0 * w mod B                (w = -N^-1 mod B; x^Word in GF(2^m))
 //   lane b:  (cb, z_{j-1}) = u_j + t_i * n_j + cb         (two beats behind lane a)
-//   end:     (v, z_{s-1})  = ca + cb + v
+//   end:     (v, z_{s-1})  = ca + cb + v                  (v: the carry word of the row before)
 // In GF(2^m) "*" is carry-less and "+" is XOR, so v stays 0 and no subtraction follows.
 //
-// Pipeline, in beats (a beat is one cycle with Lanes = 2; with Lanes = 1 the single MAC does
-// lane a in the first cycle and lane b in the second cycle of a two-cycle beat, and every
-// register and memory port of this engine moves once per beat):
-//   beat c     issue   read x_i (port a), y_j (port b), z_j of iteration i-1 (scratch T)
+// Pipeline of one lane pair, in beats (a beat is one cycle with Lanes = 2 and 4; with Lanes = 1
+// the single MAC does lane a in the first cycle and lane b in the second cycle of a two-cycle
+// beat, and every register and memory port of this engine moves once per beat):
+//   beat c     issue   read x_i (port a), y_j (port b), z_j of row i-1 (scratch T)
 //   beat c+1   lane a
 //   beat c+2   q unit (j = 0), read n_j (port n)
 //   beat c+3   lane b
 //   beat c+4   final add (j = s-1)
-//   beat c+5   z_j of iteration i leaves: written to T, borrow of Z - N accumulated
-// Word (i, j) issues at beat i*P + j with P = max(s, 4): z_j of iteration i reaches lane a of
-// iteration i+1 exactly P beats later (forwarded for P = 4, 5; through T for P >= 6), so
-// iteration i+1 starts right after iteration i; for s < 4 the gap is filled with bubbles.
+//   beat c+5   z_j of row i leaves
 //
-// Final subtraction without a data-dependent branch: the last iteration accumulates the
-// borrow of Z - N; then one pass of s beats rereads Z_j and N_j and writes
+// Lanes = 1, 2 (one pair): word (i, j) issues at beat i*P + j with P = max(s, 4): z_j of row i
+// reaches lane a of row i+1 exactly P beats later (forwarded for P = 4, 5; through T for
+// P >= 6), so row i+1 starts right after row i; for s < 4 the gap is filled with bubbles.
+//
+// Lanes = 4 (two pairs on consecutive rows): rows are taken two at a time, row pair r = 0 ..
+// ceil(s/2)-1. Pair 0 runs row 2r - (s mod 2), pair 1 row 2r + 1 - (s mod 2), Lag = 4 beats
+// behind pair 0; for odd s, row pair 0 starts with a zero row on pair 0 (x = 0, z = 0 gives
+// z = 0 and v = 0, a no-op), so the last row always runs on pair 1. Word (r, j) issues at
+// beat r*P + j on pair 0 with P = max(s, 8). Pair 1 takes y_j, n_j from delay lines and z_j
+// straight from pair 0's output stage (its lane a sees z_j in the beat pair 0 produces it);
+// pair 1's z_j reaches pair 0's next row P - 8 beats after it leaves (forwarded for P = 8,
+// 9; through T for P >= 10); x of the two rows is read on port a in the first two beats of
+// the row pair and held. The carry word v passes from each pair to the other.
+//
+// Final subtraction without a data-dependent branch: the last row accumulates the borrow of
+// Z - N; then one pass of s beats rereads Z_j and N_j and writes
 //   rd_j = (v or no borrow) ? (Z - N)_j : Z_j        (GF(2^m): rd_j = Z_j).
-// Beats from start_i to done_o (inclusive): (s-1)*P + 2s + 6.
+// Beats from start_i to done_o (inclusive):
+//   Lanes = 1, 2:  (s-1)*max(s, 4) + 2s + 6             (Lanes = 1: two cycles per beat)
+//   Lanes = 4:     (ceil(s/2)-1)*max(s, 8) + 2s + 10
 module montu_mont #(
   parameter int unsigned Word     = 64,
   parameter int unsigned Lanes    = 2,
@@ -63,16 +77,20 @@ module montu_mont #(
     logic          v;      // a word (not a bubble) is in this stage
     logic          first;  // j == 0
     logic          last;   // j == s-1
-    logic          i0;     // i == 0
-    logic          ilast;  // i == s-1
+    logic          i0;     // first row (row pair with Lanes = 4)
+    logic          ilast;  // last row (row pair with Lanes = 4)
     logic [Jw-1:0] j;
   } ctl_t;
 
-  localparam int unsigned NumStages = 5;
+  localparam int unsigned NumPairs  = (Lanes == 4) ? 2 : 1;   // lane pairs
+  localparam int unsigned Lag       = 4;                      // beats pair p+1 trails pair p
+  localparam int unsigned Tail      = Lag * (NumPairs - 1);   // stages of the later pairs
+  localparam int unsigned NumStages = 5 + Tail;               // stage of the last pair's z
+  localparam int unsigned MinP      = (Lanes == 4) ? 8 : 4;   // shortest row (pair) period
 
   logic act, adv;
   logic run_q, iss_q, phase_q;
-  logic [Jw-1:0] ii_q, jj_q, pm1;
+  logic [Jw-1:0] ii_q, jj_q, pm1, rows_m1;
   ctl_t st0;
   ctl_t st_q [1:NumStages];
 
@@ -82,12 +100,15 @@ module montu_mont #(
   assign act = start_i | run_q;
   if (Lanes == 1) begin : g_adv_one
     assign adv = act & phase_q;
-  end else begin : g_adv_two
+  end else begin : g_adv_every
     assign adv = act;
+    logic unused_phase;
+    assign unused_phase = phase_q;
   end
 
-  // P - 1 = max(s, 4) - 1
-  assign pm1 = (s_i > Jw'(4)) ? (s_i - Jw'(1)) : Jw'(3);
+  // P - 1 = max(s, MinP) - 1; ii counts rows (Lanes = 1, 2) or row pairs (Lanes = 4)
+  assign pm1     = (s_i > Jw'(MinP)) ? (s_i - Jw'(1)) : Jw'(MinP - 1);
+  assign rows_m1 = (Lanes == 4) ? ((s_i - Jw'(1)) >> 1) : (s_i - Jw'(1));
 
   logic issuing, last_issue;
   assign issuing    = start_i | iss_q;
@@ -95,86 +116,187 @@ module montu_mont #(
   assign st0.first  = (jj_q == '0);
   assign st0.last   = (jj_q == s_i - Jw'(1));
   assign st0.i0     = (ii_q == '0);
-  assign st0.ilast  = (ii_q == s_i - Jw'(1));
+  assign st0.ilast  = (ii_q == rows_m1);
   assign st0.j      = jj_q;
   assign last_issue = st0.v & st0.last & st0.ilast;
 
   // ---------------------------------------------------------------------------------------
-  // Datapath registers
+  // Lane pairs: operands in, z and v out (index = pair)
   // ---------------------------------------------------------------------------------------
-  logic [2*Word-1:0] sa_d, sa_q;     // lane a: {ca, u_j}
-  logic [2*Word-1:0] sb_d, sb_q;     // lane b: {cb, z_{j-1}}
-  logic [Word-1:0]   u1_q;           // u_j delayed to lane b
-  logic [Word-1:0]   t_d, t_q;       // t_i
-  logic [Word-1:0]   cal_q;          // ca after the last word of an iteration
-  logic [Word-1:0]   n1_q, n2_q;     // n_j delayed to the z stage
-  logic [Word-1:0]   zlast_q;        // z_{s-1}
-  logic              v_q;            // the carry word v of Alg. 2 (0 or 1)
-  logic [Word-1:0]   zout, zout_d1_q;
-  logic              bor_q;          // borrow of Z - N over the words so far
-  logic [Word:0]     zl_sum;
-  logic [Word:0]     zdiff;
+  logic [Word-1:0] xop [NumPairs];    // x of the pair's row
+  logic [Word-1:0] yop [NumPairs];    // y_j at the pair's lane a
+  logic [Word-1:0] nop [NumPairs];    // n_j at the pair's lane b
+  logic [Word-1:0] zin [NumPairs];    // z_j of the row before, at the pair's lane a
+  logic            vin [NumPairs];    // v of the row before
+  logic [Word-1:0] zout [NumPairs];   // z_j of the pair's row, in its output stage
+  logic            vout [NumPairs];   // v after the pair's latest row
 
-  // lane a operands
-  logic [Word-1:0] zin, ca_in, cb_in;
-  assign zin   = st_q[1].i0        ? '0 :
-                 (s_i <= Jw'(4))   ? zout :
-                 (s_i == Jw'(5))   ? zout_d1_q : t_rdata_i;
-  assign ca_in = st_q[1].first ? '0 : sa_q[2*Word-1:Word];
-  assign cb_in = st_q[3].first ? '0 : sb_q[2*Word-1:Word];
+  logic [Word-1:0] nd_q [1:2+Tail];   // n_j delayed from lane b of pair 0
+  logic [Word-1:0] zlast, zout_d1_q;  // the last pair's z_j (written to T), one beat later
 
-  if (Lanes == 2) begin : g_two_lanes
-    // Lines 9 and 10 of Alg. 2 on two MACs in the same cycle.
-    montu_mac #(.Word(Word)) u_mac_a (
-      .gf2m_i, .a_i(x_i), .b_i(y_i), .c_i(zin), .d_i(ca_in), .sum_o(sa_d)
-    );
-    montu_mac #(.Word(Word)) u_mac_b (
-      .gf2m_i, .a_i(t_q), .b_i(n_i), .c_i(u1_q), .d_i(cb_in), .sum_o(sb_d)
-    );
-    logic unused_phase;
-    assign unused_phase = phase_q;
-  end else begin : g_one_lane
-    // One MAC: lane a in the first cycle of a beat (result parked in tmp_q), lane b in the
-    // second; both lane registers then advance together at the end of the beat.
-    logic [Word-1:0]   ma, mb, mc, md;
-    logic [2*Word-1:0] msum, tmp_q;
-    assign ma = phase_q ? t_q   : x_i;
-    assign mb = phase_q ? n_i   : y_i;
-    assign mc = phase_q ? u1_q  : zin;
-    assign md = phase_q ? cb_in : ca_in;
-    montu_mac #(.Word(Word)) u_mac (
-      .gf2m_i, .a_i(ma), .b_i(mb), .c_i(mc), .d_i(md), .sum_o(msum)
-    );
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni)                tmp_q <= '0;
-      else if (act && !phase_q)   tmp_q <= msum;
+  assign zlast = zout[NumPairs-1];
+
+  for (genvar p = 0; p < NumPairs; p++) begin : g_pair
+    localparam int unsigned S = Lag * p;   // the pair's stage k is st_q[S + k]
+
+    logic [2*Word-1:0] sa_d, sa_q;     // lane a: {ca, u_j}
+    logic [2*Word-1:0] sb_d, sb_q;     // lane b: {cb, z_{j-1}}
+    logic [Word-1:0]   u1_q;           // u_j delayed to lane b
+    logic [Word-1:0]   t_d, t_q;       // t_i
+    logic [Word-1:0]   cal_q;          // ca after the last word of a row
+    logic [Word-1:0]   zlast_q;        // z_{s-1}
+    logic              v_q;            // the carry word v of Alg. 2 (0 or 1)
+    logic [Word:0]     zl_sum;
+    logic [Word-1:0]   ca_in, cb_in;
+
+    assign ca_in = st_q[S+1].first ? '0 : sa_q[2*Word-1:Word];
+    assign cb_in = st_q[S+3].first ? '0 : sb_q[2*Word-1:Word];
+
+    if (Lanes == 1) begin : g_one_lane
+      // One MAC: lane a in the first cycle of a beat (result parked in tmp_q), lane b in the
+      // second; both lane registers then advance together at the end of the beat.
+      logic [Word-1:0]   ma, mb, mc, md;
+      logic [2*Word-1:0] msum, tmp_q;
+      assign ma = phase_q ? t_q   : xop[p];
+      assign mb = phase_q ? nop[p] : yop[p];
+      assign mc = phase_q ? u1_q  : zin[p];
+      assign md = phase_q ? cb_in : ca_in;
+      montu_mac #(.Word(Word)) u_mac (
+        .gf2m_i, .a_i(ma), .b_i(mb), .c_i(mc), .d_i(md), .sum_o(msum)
+      );
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni)                tmp_q <= '0;
+        else if (act && !phase_q)   tmp_q <= msum;
+      end
+      assign sa_d = tmp_q;
+      assign sb_d = msum;
+    end else begin : g_two_lanes
+      // Lines 9 and 10 of Alg. 2 on two MACs in the same cycle.
+      montu_mac #(.Word(Word)) u_mac_a (
+        .gf2m_i, .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .d_i(ca_in), .sum_o(sa_d)
+      );
+      montu_mac #(.Word(Word)) u_mac_b (
+        .gf2m_i, .a_i(t_q), .b_i(nop[p]), .c_i(u1_q), .d_i(cb_in), .sum_o(sb_d)
+      );
     end
-    assign sa_d = tmp_q;
-    assign sb_d = msum;
+
+    montu_qunit #(.Word(Word)) u_qunit (
+      .gf2m_i, .u_i(sa_q[Word-1:0]), .w_i, .t_o(t_d)
+    );
+
+    // (v, z_{s-1}) = ca + cb + v
+    assign zl_sum = gf2m_i ? {1'b0, cal_q ^ sb_q[2*Word-1:Word]}
+                           : ({1'b0, cal_q} + {1'b0, sb_q[2*Word-1:Word]} + {{Word{1'b0}}, vin[p]});
+
+    // z_j of the pair's current row
+    assign zout[p] = st_q[S+5].last ? zlast_q : sb_q[Word-1:0];
+    assign vout[p] = v_q;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        sa_q    <= '0;
+        sb_q    <= '0;
+        u1_q    <= '0;
+        t_q     <= '0;
+        cal_q   <= '0;
+        zlast_q <= '0;
+        v_q     <= 1'b0;
+      end else begin
+        if (start_i) v_q <= 1'b0;
+        if (adv) begin
+          sa_q <= sa_d;
+          sb_q <= sb_d;
+          u1_q <= sa_q[Word-1:0];
+          if (st_q[S+2].v && st_q[S+2].first) t_q   <= t_d;
+          if (st_q[S+2].v && st_q[S+2].last)  cal_q <= sa_q[2*Word-1:Word];
+          if (st_q[S+4].v && st_q[S+4].last) begin
+            zlast_q <= zl_sum[Word-1:0];
+            v_q     <= zl_sum[Word];
+          end
+        end
+      end
+    end
+
+    // Operands: pair 0 reads y_j, n_j and (through T or forwarding) the last pair's z_j;
+    // pair p > 0 takes them from delay lines and z_j from pair p-1.
+    if (p == 0) begin : g_head
+      assign yop[p] = y_i;
+      assign nop[p] = n_i;
+      assign vin[p] = vout[NumPairs-1];
+      assign zin[p] = st_q[1].i0              ? '0 :
+                      (s_i <= Jw'(MinP))      ? zlast :
+                      (s_i == Jw'(MinP + 1))  ? zout_d1_q : t_rdata_i;
+    end else begin : g_follow
+      logic [Word-1:0] yd_q [1:Lag];   // y_j delayed from lane a of pair p-1
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          for (int unsigned k = 1; k <= Lag; k++) yd_q[k] <= '0;
+        end else if (adv) begin
+          yd_q[1] <= yop[p-1];
+          for (int unsigned k = 2; k <= Lag; k++) yd_q[k] <= yd_q[k-1];
+        end
+      end
+      assign yop[p] = yd_q[Lag];
+      assign nop[p] = nd_q[S];
+      assign vin[p] = vout[p-1];
+      assign zin[p] = zout[p-1];
+    end
   end
 
-  montu_qunit #(.Word(Word)) u_qunit (
-    .gf2m_i, .u_i(sa_q[Word-1:0]), .w_i, .t_o(t_d)
-  );
+  // x of each pair's row, and its read address on port a
+  if (Lanes == 4) begin : g_x_two_rows
+    // Pair 0 runs row row0 = 2r - (s mod 2), pair 1 row row1 = row0 + 1. Port a reads x_row1
+    // in the beat after issue beat 0 of the row pair (held in row1_q: for s = 1 the issue has
+    // ended by then) and x_row0 in the others; each pair holds its word from its first lane-a
+    // beat of the row. Pair 0's row is the zero row for odd s, r = 0.
+    logic [Jw-1:0]   row0, row1, row1_q;
+    logic            x1_rd, x1_ld_q, zero_row;
+    logic [Word-1:0] x0_q, x1n_q, x1_q;
 
-  // (v, z_{s-1}) = ca + cb + v
-  assign zl_sum = gf2m_i ? {1'b0, cal_q ^ sb_q[2*Word-1:Word]}
-                         : ({1'b0, cal_q} + {1'b0, sb_q[2*Word-1:Word]} + {{Word{1'b0}}, v_q});
+    assign row1     = {ii_q[Jw-2:0], ~s_i[0]};
+    assign row0     = (row1 == '0) ? '0 : (row1 - Jw'(1));
+    assign x1_rd    = st_q[1].v & st_q[1].first;
+    assign x_idx_o  = x1_rd ? row1_q : row0;
+    assign zero_row = st_q[1].i0 & s_i[0];
+    assign xop[0]   = zero_row ? '0 : (st_q[1].first ? x_i : x0_q);
+    assign xop[1]   = st_q[Lag+1].first ? x1n_q : x1_q;
 
-  // z_j of the current iteration, and the borrow of Z_j - N_j - borrow
-  assign zout  = st_q[5].last ? zlast_q : sb_q[Word-1:0];
-  assign zdiff = {1'b0, zout} - {1'b0, n2_q} - {{Word{1'b0}}, (st_q[5].first ? 1'b0 : bor_q)};
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        row1_q  <= '0;
+        x1_ld_q <= 1'b0;
+        x0_q    <= '0;
+        x1n_q   <= '0;
+        x1_q    <= '0;
+      end else if (adv) begin
+        if (st0.v && st0.first) row1_q <= row1;
+        x1_ld_q <= x1_rd;
+        if (x1_ld_q)             x1n_q <= x_i;
+        if (st_q[1].first)       x0_q  <= x_i;
+        if (st_q[Lag+1].first)   x1_q  <= x1n_q;
+      end
+    end
+  end else begin : g_x_one_row
+    assign x_idx_o = ii_q;
+    assign xop[0]  = x_i;
+  end
 
   // ---------------------------------------------------------------------------------------
-  // Final pass: rd_j = sel ? Z_j - N_j : Z_j
+  // Borrow of Z - N over the last pair's words, and the final pass:
+  // rd_j = sel ? Z_j - N_j : Z_j
   // ---------------------------------------------------------------------------------------
+  logic          bor_q;          // borrow of Z - N over the words so far
+  logic [Word:0] zdiff;
+  assign zdiff = {1'b0, zlast} - {1'b0, nd_q[2+Tail]}
+               - {{Word{1'b0}}, (st_q[NumStages].first ? 1'b0 : bor_q)};
+
   logic          fp_on_q, fv1_q, ffirst1_q, flast1_q, fb_q, sel;
   logic [Jw-1:0] fj_q, fj1_q;
   logic [Word:0] fdiff;
   logic          fin_start;
 
-  assign fin_start = st_q[5].v & st_q[5].last & st_q[5].ilast;
-  assign sel   = ~gf2m_i & (v_q | ~bor_q);
+  assign fin_start = st_q[NumStages].v & st_q[NumStages].last & st_q[NumStages].ilast;
+  assign sel   = ~gf2m_i & (vout[NumPairs-1] | ~bor_q);
   assign fdiff = {1'b0, t_rdata_i} - {1'b0, n_i} - {{Word{1'b0}}, (ffirst1_q ? 1'b0 : fb_q)};
 
   // ---------------------------------------------------------------------------------------
@@ -201,7 +323,7 @@ module montu_mont #(
         iss_q <= 1'b1;
       end
       if (adv) begin
-        // issue counters: (i, j) with j running over P = max(s, 4) beats
+        // issue counters: (i, j) with j running over P = max(s, MinP) beats
         if (issuing) begin
           if (last_issue) begin
             iss_q <= 1'b0;
@@ -235,36 +357,16 @@ module montu_mont #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      sa_q      <= '0;
-      sb_q      <= '0;
-      u1_q      <= '0;
-      t_q       <= '0;
-      cal_q     <= '0;
-      n1_q      <= '0;
-      n2_q      <= '0;
-      zlast_q   <= '0;
-      v_q       <= 1'b0;
+      for (int unsigned k = 1; k <= 2 + Tail; k++) nd_q[k] <= '0;
       zout_d1_q <= '0;
       bor_q     <= 1'b0;
       fb_q      <= 1'b0;
-    end else begin
-      if (start_i) v_q <= 1'b0;
-      if (adv) begin
-        sa_q      <= sa_d;
-        sb_q      <= sb_d;
-        u1_q      <= sa_q[Word-1:0];
-        n1_q      <= n_i;
-        n2_q      <= n1_q;
-        zout_d1_q <= zout;
-        if (st_q[2].v && st_q[2].first) t_q   <= t_d;
-        if (st_q[2].v && st_q[2].last)  cal_q <= sa_q[2*Word-1:Word];
-        if (st_q[4].v && st_q[4].last) begin
-          zlast_q <= zl_sum[Word-1:0];
-          v_q     <= zl_sum[Word];
-        end
-        if (st_q[5].v) bor_q <= zdiff[Word];
-        if (fv1_q)     fb_q  <= fdiff[Word];
-      end
+    end else if (adv) begin
+      nd_q[1] <= n_i;
+      for (int unsigned k = 2; k <= 2 + Tail; k++) nd_q[k] <= nd_q[k-1];
+      zout_d1_q <= zlast;
+      if (st_q[NumStages].v) bor_q <= zdiff[Word];
+      if (fv1_q)             fb_q  <= fdiff[Word];
     end
   end
 
@@ -272,14 +374,13 @@ module montu_mont #(
   // Memory ports
   // ---------------------------------------------------------------------------------------
   assign re_o      = adv;
-  assign x_idx_o   = ii_q;
   assign y_idx_o   = jj_q;
   assign n_idx_o   = fp_on_q ? fj_q : st_q[2].j;
   assign t_re_o    = adv;
   assign t_raddr_o = Ta'(fp_on_q ? fj_q : jj_q);
-  assign t_we_o    = adv & st_q[5].v;
-  assign t_waddr_o = Ta'(st_q[5].j);
-  assign t_wdata_o = zout;
+  assign t_we_o    = adv & st_q[NumStages].v;
+  assign t_waddr_o = Ta'(st_q[NumStages].j);
+  assign t_wdata_o = zlast;
 
   assign rf_we_o    = adv & fv1_q;
   assign rf_idx_o   = fj1_q;

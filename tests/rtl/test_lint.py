@@ -12,7 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl"
 SOURCES = ["montu_lint.vlt", "montu_pkg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv",
-           "montu_mac.sv", "montu_qunit.sv", "montu_mont.sv", "montu_wordop.sv", "montu_top.sv"]
+           "montu_mac.sv", "montu_qunit.sv", "montu_mont.sv", "montu_wordop.sv",
+           "montu_inv_ram.sv", "montu_inv.sv", "montu_top.sv"]
 
 CONFIGS = {
     "default": {},
@@ -21,6 +22,9 @@ CONFIGS = {
     "regs16_1024": {"NumRegs": 16, "MaxBits": 1024},
     "word32_lanes1_576": {"Word": 32, "Lanes": 1, "MaxBits": 576},
     "word64_576_regs20": {"MaxBits": 576, "NumRegs": 20},
+    "lanes4": {"Lanes": 4},
+    "word32_lanes4_576": {"Word": 32, "Lanes": 4, "MaxBits": 576},
+    "lanes4_64_regs16": {"Lanes": 4, "MaxBits": 64, "NumRegs": 16},
 }
 
 
@@ -50,7 +54,7 @@ def test_lint_clean(name: str) -> None:
 
 
 @pytest.mark.parametrize("params,message", [
-    ({"Lanes": 4}, "Lanes must be 1 or 2"),
+    ({"Lanes": 3}, "Lanes must be 1, 2 or 4"),
     ({"Word": 16}, "Word must be 32 or 64"),
     ({"NumRegs": 8}, "NumRegs must be in 16 .. 32"),
 ])
