@@ -7,13 +7,14 @@
 //
 // Datapath: a word-addressed register file (NumRegs x MaxWords words of Word bits, 3 read
 // ports + 1 write port, block RAM), a scratch memory T, the Montgomery engine (montu_mont: two
-// MAC lanes + q unit), the word-serial engine (montu_wordop) and a bit-serial Hensel unit that
-// computes the Montgomery constant w = -N^-1 mod 2^Word (N^-1 mod x^Word in GF(2^m)).
+// MAC lanes + q unit), the word-serial engine (montu_wordop), the inversion engine (montu_inv,
+// MINV) and a bit-serial Hensel unit that computes the Montgomery constant w = -N^-1 mod 2^Word
+// (N^-1 mod x^Word in GF(2^m)).
 module montu_top
   import montu_pkg::*;
 #(
   parameter int unsigned Word    = 64,   // 32 or 64
-  parameter int unsigned Lanes   = 2,    // 1 or 2 MAC lanes
+  parameter int unsigned Lanes   = 2,    // 1, 2 or 4 MAC lanes
   parameter int unsigned MaxBits = 4096, // multiple of 64
   parameter int unsigned NumRegs = 32    // 16 .. 32
 ) (
@@ -49,8 +50,8 @@ module montu_top
   if (Word != 32 && Word != 64) begin : g_bad_word
     $error("montu_top: Word must be 32 or 64");
   end
-  if (Lanes != 1 && Lanes != 2) begin : g_bad_lanes
-    $error("montu_top: Lanes must be 1 or 2 (4 lanes are not implemented yet)");
+  if (Lanes != 1 && Lanes != 2 && Lanes != 4) begin : g_bad_lanes
+    $error("montu_top: Lanes must be 1, 2 or 4");
   end
   if (MaxBits < 64 || (MaxBits % 64) != 0) begin : g_bad_maxbits
     $error("montu_top: MaxBits must be a positive multiple of 64");
@@ -65,7 +66,7 @@ module montu_top
   end
 
   typedef enum logic [3:0] {
-    StIdle, StDec, StErr, StRmmi, StSmChk, StSmHen, StMont, StWord, StWipe, StResp
+    StIdle, StDec, StErr, StRmmi, StSmChk, StSmHen, StMont, StWord, StWipe, StResp, StInv
   } state_e;
 
   // ---------------------------------------------------------------------------------------
@@ -123,6 +124,9 @@ module montu_top
       OpRmmi, OpSetmod: uses_ra = 1'b1;
       OpStartmmi: begin
         uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1;
+      end
+      OpMinv: begin   // any modulus (rb), no SETMOD needed
+        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1;
       end
       OpMadd, OpMsub: begin
         uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1; word_op = 1'b1;
@@ -225,6 +229,45 @@ module montu_top
     .flags_we_o (wo_flags_we)
   );
 
+  // MINV: the engine's cycle 0 is StDec (cyc_q = 0). Word j of rb (x, the modulus) and of ra (y)
+  // is addressed on ports b and a in cycle j and loaded in cycle j + 1 (j = 0 .. W-1); the
+  // engine then streams the W result words, which go to word 0, 1, ... of rd. On no_inverse_o
+  // there is no stream: rd is unchanged.
+  localparam int unsigned InvCw = $clog2(MaxWords + 1);   // montu_inv's words_i width
+
+  logic            inv_start, inv_ld_valid, inv_res_valid, inv_done, inv_noinv;
+  logic [Word-1:0] inv_res_word;
+  logic [Jw-1:0]   inv_ld_idx;
+  logic [Jw-1:0]   inv_widx_q;   // next result word of rd
+
+  assign inv_start    = dec_ok && (op == OpMinv);
+  assign inv_ld_idx   = Jw'(cyc_q);
+  assign inv_ld_valid = (state_q == StInv) && (cyc_q <= 32'(s_q));
+
+  montu_inv #(.Word(Word), .MaxWords(MaxWords)) u_inv (
+    .clk_i, .rst_ni,
+    .start_i     (inv_start),
+    .gf2m_i      (gf2m_q),
+    .words_i     (InvCw'(s_q)),
+    .ld_valid_i  (inv_ld_valid),
+    .ld_x_i      (rdata_b),
+    .ld_y_i      (rdata_a),
+    .res_valid_o (inv_res_valid),
+    .res_word_o  (inv_res_word),
+    .done_o      (inv_done),
+    .no_inverse_o(inv_noinv)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      inv_widx_q <= '0;
+    end else if (inv_start) begin
+      inv_widx_q <= '0;
+    end else if (inv_res_valid) begin
+      inv_widx_q <= inv_widx_q + Jw'(1);
+    end
+  end
+
   // ---------------------------------------------------------------------------------------
   // Memories
   // ---------------------------------------------------------------------------------------
@@ -256,6 +299,10 @@ module montu_top
     raddr_n = (op == OpStartmmi) ? waddr(mreg_q, mm_n_idx)
                                  : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
     rf_re   = (op == OpStartmmi) ? mm_re : 1'b1;
+    if (op == OpMinv) begin   // MINV loads y = ra on port a and x = rb on port b
+      raddr_a = waddr(ra, inv_ld_idx);
+      raddr_b = waddr(rb, inv_ld_idx);
+    end
 
     // write port
     unique case (wo_wreg)
@@ -275,6 +322,10 @@ module montu_top
       rf_we    = mm_rf_we;
       rf_waddr = waddr(rd, mm_rf_idx);
       rf_wdata = mm_rf_wdata;
+    end else if (op == OpMinv) begin
+      rf_we    = inv_res_valid && (state_q == StInv);
+      rf_waddr = waddr(rd, inv_widx_q);
+      rf_wdata = inv_res_word;
     end else begin
       rf_we    = wo_we;
       rf_waddr = waddr(wo_reg, wo_widx);
@@ -406,6 +457,7 @@ module montu_top
             OpRmmi:     state_d = StRmmi;
             OpSetmod:   state_d = StSmChk;
             OpStartmmi: state_d = StMont;
+            OpMinv:     state_d = StInv;
             OpWipe: begin
               wipe_d  = (Aw+1)'(1);
               state_d = StWipe;
@@ -454,6 +506,14 @@ module montu_top
       StMont: begin
         if (mm_done) begin
           if (rd == mreg_q) mvalid_d = 1'b0;
+          fin = 1'b1;
+        end
+      end
+
+      StInv: begin
+        if (inv_done) begin
+          if (inv_noinv)         fin_err = ErrNoInverse;   // no result stream: rd unchanged
+          else if (rd == mreg_q) mvalid_d = 1'b0;          // rd written: it was the modulus
           fin = 1'b1;
         end
       end

