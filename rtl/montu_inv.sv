@@ -62,11 +62,14 @@
 module montu_inv #(
   parameter  int unsigned Word     = 64,
   parameter  int unsigned MaxWords = 64,
-  localparam int unsigned Cw       = $clog2(MaxWords + 1)
+  localparam int unsigned Cw       = $clog2(MaxWords + 1),
+  localparam int unsigned ClrW     = (MaxWords > 1) ? $clog2(MaxWords) : 1
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            start_i,
+  input  logic            clear_i,      // WIPE: write 0 to word clear_addr_i of every scratch memory
+  input  logic [ClrW-1:0] clear_addr_i, //   (only while idle; the top holds the engine in reset)
   input  logic            gf2m_i,
   input  logic [Cw-1:0]   words_i,
   input  logic            ld_valid_i,
@@ -554,6 +557,14 @@ module montu_inv #(
       dc_first_d = (c3_q.j == '0);
       dc_last_d  = 1'b1;
       dc_word_d  = rt_lane2;
+    end
+    // WIPE clears every scratch memory, one word per cycle, over the idle engine.
+    if (clear_i) begin
+      for (int k = 0; k < NumMems; k++) begin
+        we[k]    = 1'b1;
+        waddr[k] = clear_addr_i;
+        wdata[k] = '0;
+      end
     end
   end
 

@@ -234,6 +234,7 @@ module montu_top
   // engine then streams the W result words, which go to word 0, 1, ... of rd. On no_inverse_o
   // there is no stream: rd is unchanged.
   localparam int unsigned InvCw = $clog2(MaxWords + 1);   // montu_inv's words_i width
+  localparam int unsigned InvClrW = (MaxWords > 1) ? $clog2(MaxWords) : 1;  // its clear_addr_i
 
   logic            inv_start, inv_ld_valid, inv_res_valid, inv_done, inv_noinv;
   logic [Word-1:0] inv_res_word;
@@ -244,9 +245,20 @@ module montu_top
   assign inv_ld_idx   = Jw'(cyc_q);
   assign inv_ld_valid = (state_q == StInv) && (cyc_q <= 32'(s_q));
 
+  // WIPE also clears the inversion engine: its scratch memories through clear_i (MaxWords words,
+  // well within the NumRegs x MaxWords cycles of WIPE) and its registers by holding it in reset.
+  logic inv_rst_nq;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) inv_rst_nq <= 1'b1;
+    else         inv_rst_nq <= !wiping;
+  end
+
   montu_inv #(.Word(Word), .MaxWords(MaxWords)) u_inv (
-    .clk_i, .rst_ni,
+    .clk_i,
+    .rst_ni      (rst_ni && inv_rst_nq),
     .start_i     (inv_start),
+    .clear_i     (wiping && (32'(wipe_addr) < MaxWords)),
+    .clear_addr_i(InvClrW'(wipe_addr)),
     .gf2m_i      (gf2m_q),
     .words_i     (InvCw'(s_q)),
     .ld_valid_i  (inv_ld_valid),

@@ -384,7 +384,14 @@ async def test_wipe_and_reset(dut):
     await u.cmd("STARTMMI", rd=3, ra=1, rb=2, expect_err="E_NO_MODULUS")
     assert (await u.cmd("NOP")).flags == 0
     assert await u.read(4) == n & ((1 << 64) - 1)   # memories keep their contents over reset
+    # a MINV leaves x, y and the coefficients in the inversion engine's scratch memories ...
+    await u.write(5, 3)
+    await u.cmd("MINV", rd=6, ra=5, rb=4)
+    inv_mems = [dut.u_inv.g_mem[k].u_ram.mem_q for k in range(8)]
+    assert any(int(mem[0].value) for mem in inv_mems)
     await u.cmd("WIPE")
+    # ... and WIPE clears them too
+    assert all(int(mem[j].value) == 0 for mem in inv_mems for j in range(len(mem)))
     for r in range(NUM_REGS):
         await u.setmmi(MAX_BITS)
         assert await u.read(r) == 0
