@@ -68,6 +68,8 @@ module montu_inv #(
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            start_i,
+  input  logic            one_bit_i,    // sampled with start_i: 1 = one halving per pass, exactly
+                                        //   bie2021 Alg. 3's step (t = 1), for comparison
   input  logic            clear_i,      // WIPE: write 0 to word clear_addr_i of every scratch memory
   input  logic [ClrW-1:0] clear_addr_i, //   (only while idle; the top holds the engine in reset)
   input  logic            gf2m_i,
@@ -181,6 +183,7 @@ module montu_inv #(
   // ---------------------------------------------------------------------------------------------
   state_e            state_d, state_q;
   logic              gf_d, gf_q;               // GF(2^m) mode
+  logic              one_bit_d, one_bit_q;     // t = 1 on every pass (Alg. 3 as printed)
   logic [Cw-1:0]     words_d, words_q;         // W
   logic [Aw-1:0]     ld_j_d, ld_j_q;
   logic              done_d, done_q, noinv_d, noinv_q;
@@ -367,7 +370,7 @@ module montu_inv #(
     end
 
     // t = min(tz(w), Word-1); m = -a·yinv (y odd) or b·xinv (y even), mod 2^t.
-    t_new  = trailing_zeros(w_cur);
+    t_new  = one_bit_q ? Tw'(1) : trailing_zeros(w_cur);
     mask_t = (Word'(1) << t_new) - Word'(1);
     if (gf_q) begin
       m_full = y_odd_q ? clmul(p_cur, inv_q)[Word-1:0] : clmul(q_cur, inv_q)[Word-1:0];
@@ -588,6 +591,7 @@ module montu_inv #(
   always_comb begin
     state_d    = state_q;
     gf_d       = gf_q;
+    one_bit_d = one_bit_q;
     words_d    = words_q;
     ld_j_d     = ld_j_q;
     done_d     = 1'b0;
@@ -658,6 +662,7 @@ module montu_inv #(
         if (start_i) begin
           state_d    = StLoad;
           gf_d       = gf2m_i;
+          one_bit_d  = one_bit_i;
           words_d    = words_i;
           ld_j_d     = '0;
           xy_ge_d    = 1'b1;
@@ -759,6 +764,7 @@ module montu_inv #(
     if (!rst_ni) begin
       state_q    <= StIdle;
       gf_q       <= 1'b0;
+      one_bit_q  <= 1'b0;
       words_q    <= Cw'(1);
       ld_j_q     <= '0;
       done_q     <= 1'b0;
@@ -827,6 +833,7 @@ module montu_inv #(
     end else begin
       state_q    <= state_d;
       gf_q       <= gf_d;
+      one_bit_q  <= one_bit_d;
       words_q    <= words_d;
       ld_j_q     <= ld_j_d;
       done_q     <= done_d;

@@ -245,6 +245,9 @@ module montu_top
   assign inv_ld_idx   = Jw'(cyc_q);
   assign inv_ld_valid = (state_q == StInv) && (cyc_q <= 32'(s_q));
 
+  logic            wiping;      // WIPE in progress (decode cycle included)
+  logic [Aw-1:0]   wipe_addr;   // register-file word WIPE clears this cycle
+
   // WIPE also clears the inversion engine: its scratch memories through clear_i (MaxWords words,
   // well within the NumRegs x MaxWords cycles of WIPE) and its registers by holding it in reset.
   logic inv_rst_nq;
@@ -257,6 +260,7 @@ module montu_top
     .clk_i,
     .rst_ni      (rst_ni && inv_rst_nq),
     .start_i     (inv_start),
+    .one_bit_i   (insn_q[SlotImmLsb]),
     .clear_i     (wiping && (32'(wipe_addr) < MaxWords)),
     .clear_addr_i(InvClrW'(wipe_addr)),
     .gf2m_i      (gf2m_q),
@@ -292,8 +296,6 @@ module montu_top
   logic [Aw-1:0]   rf_waddr, raddr_a, raddr_b, raddr_n;
   logic [Word-1:0] rf_wdata, t_wdata;
   logic [Ta-1:0]   t_waddr, t_raddr;
-  logic [Aw-1:0]   wipe_addr;
-  logic            wiping;
   logic [4:0]      wo_reg;
 
   assign wiping    = (state_q == StWipe) || (dec_ok && (op == OpWipe));

@@ -420,7 +420,8 @@ def gf2m_length(m: int) -> int:
 
 
 async def minv_case(u: Unit, y: int, x: int, *, rd: int = 3, ra: int = 1, rb: int = 2,
-                    label: str = "", measured: dict | None = None, write: bool = True) -> Response:
+                    label: str = "", measured: dict | None = None, write: bool = True,
+                    one_bit: bool = False) -> Response:
     """rd = ra^-1 mod rb with ra = y, rb = x (written first unless `write` is false; x when
     ra == rb). Checks the error,
     the result (pow / polynomial inverse), that rd is unchanged on E_NO_INVERSE, and the cycles
@@ -433,9 +434,9 @@ async def minv_case(u: Unit, y: int, x: int, *, rd: int = 3, ra: int = 1, rb: in
         await u.write(ra, y)
         if rb != ra:
             await u.write(rb, x)
-    ref = run_inversion(y, x, gf2m_mode=bool(gf), word_bits=WORD)
+    ref = run_inversion(y, x, gf2m_mode=bool(gf), word_bits=WORD, one_bit=one_bit)
     before = await u.read(rd) if ref.inverse is None else None
-    rsp = await u.cmd("MINV", rd=rd, ra=ra, rb=rb,
+    rsp = await u.cmd("MINV", rd=rd, ra=ra, rb=rb, imm=int(one_bit),
                       expect_err="E_OK" if ref.inverse is not None else "E_NO_INVERSE")
     what = f"MINV {label} L={L} {'GF(2^m)' if gf else 'GF(p)'} x={x:#x} y={y:#x}"
     want = expected_cycles("MINV", u.W, gf, passes=ref.passes, fixes=ref.fixes,
@@ -486,6 +487,8 @@ async def test_minv(dut):
         while gcd(65537, lam) != 1:
             lam += 2
         await minv_case(u, 65537, lam, label="rsa", measured=measured)
+        if L <= 576:  # imm[0] = 1: one halving per pass, bie2021 Alg. 3 as printed
+            await minv_case(u, 65537, lam, label="rsa-alg3", measured=measured, one_bit=True)
     # GF(2^m): NIST reduction polynomials, then random odd and even polynomial moduli
     for m, f in gf2m_arith.NIST_POLYNOMIALS.items():
         L = gf2m_length(m)
@@ -494,6 +497,8 @@ async def test_minv(dut):
         await u.setmmi(L, 1)
         for _ in range(2):
             await minv_case(u, rng.getrandbits(m) or 1, f, label=f"nist{m}", measured=measured)
+        await minv_case(u, rng.getrandbits(m) or 1, f, label=f"nist{m}-alg3", measured=measured,
+                        one_bit=True)
     for L in [L for L in (64, 128, 192, 320, 576, 1024, 4096) if L <= MAX_BITS]:
         await u.setmmi(L, 1)
         for i in range(2 if L <= 1024 else 1):

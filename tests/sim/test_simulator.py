@@ -260,3 +260,23 @@ def test_minv_pass_counts_stay_within_the_documented_bounds(k, gf, data):
     bounds = dict(ISA.by_name["MINV"].bounds)
     assert run.passes <= evaluate_formula(bounds["passes"], {"k": k})
     assert run.fixes <= evaluate_formula(bounds["fixes"], {"gf2m": gf})
+
+
+def test_minv_one_bit_mode_is_alg3_step_by_step_and_slower():
+    from montu.sim.inversion import run_inversion
+
+    rng = random.Random(21)
+    for gf in (False, True):
+        for _ in range(20):
+            x = rng.getrandbits(256) | 1 | (1 << 255)
+            y = rng.getrandbits(255) or 1
+            fast = run_inversion(y, x, gf2m_mode=gf, word_bits=64)
+            paper = run_inversion(y, x, gf2m_mode=gf, word_bits=64, one_bit=True)
+            assert paper.inverse == fast.inverse
+            assert paper.passes >= fast.passes
+    sim = setup(1)
+    load_reg(sim, 1, 101)
+    load_reg(sim, 2, 7)
+    a = sim.execute(encode("MINV", rd=3, ra=2, rb=1))
+    b = sim.execute(encode("MINV", rd=4, ra=2, rb=1, imm=1))
+    assert a.err == b.err == 0 and read_reg(sim, 3) == read_reg(sim, 4) == pow(7, -1, 101)

@@ -41,8 +41,12 @@ def _trailing_zeros(a: int) -> int:
     return (a & -a).bit_length() - 1
 
 
-def run_inversion(y: int, x: int, *, gf2m_mode: bool, word_bits: int) -> InversionRun:
+def run_inversion(y: int, x: int, *, gf2m_mode: bool, word_bits: int,
+                  one_bit: bool = False) -> InversionRun:
     """y⁻¹ mod x by the unit's pass schedule.
+
+    one_bit=True caps t at 1: one halving per pass, exactly the step of bie2021 Alg. 3 as printed
+    (MINV with imm[0] = 1), kept for comparison with the paper.
 
     No inverse (returned as inverse=None) when x = 0, y = 0, both are even (divisible by 2, or
     by the polynomial x), or gcd(x, y) ≠ 1. The first three are found by the set-up pass, before
@@ -53,20 +57,21 @@ def run_inversion(y: int, x: int, *, gf2m_mode: bool, word_bits: int) -> Inversi
     step = _pass_gf2m if gf2m_mode else _pass_gfp
     y_odd = bool(y & 1)
     inverse_low = _low_inverse(y if y_odd else x, word_bits, gf2m_mode)
+    max_shift = 1 if one_bit else word_bits - 1
     u, v, a, b, c, d = x, y, 1, 0, 0, 1
     passes = 0
     while u != 0:
         passes += 1
         if u & 1 == 0:
-            u, a, b = step(u, a, b, x, y, y_odd, inverse_low, word_bits)
+            u, a, b = step(u, a, b, x, y, y_odd, inverse_low, max_shift)
         elif v & 1 == 0:
-            v, c, d = step(v, c, d, x, y, y_odd, inverse_low, word_bits)
+            v, c, d = step(v, c, d, x, y, y_odd, inverse_low, max_shift)
         elif u >= v:
-            u, a, b = (step(u - v, a - c, b - d, x, y, y_odd, inverse_low, word_bits) if not gf2m_mode
-                       else step(u ^ v, a ^ c, b ^ d, x, y, y_odd, inverse_low, word_bits))
+            u, a, b = (step(u - v, a - c, b - d, x, y, y_odd, inverse_low, max_shift) if not gf2m_mode
+                       else step(u ^ v, a ^ c, b ^ d, x, y, y_odd, inverse_low, max_shift))
         else:
-            v, c, d = (step(v - u, c - a, d - b, x, y, y_odd, inverse_low, word_bits) if not gf2m_mode
-                       else step(v ^ u, c ^ a, d ^ b, x, y, y_odd, inverse_low, word_bits))
+            v, c, d = (step(v - u, c - a, d - b, x, y, y_odd, inverse_low, max_shift) if not gf2m_mode
+                       else step(v ^ u, c ^ a, d ^ b, x, y, y_odd, inverse_low, max_shift))
     if v != 1:
         return InversionRun(None, passes, 0)
     fixes = 0
@@ -101,16 +106,16 @@ def _low_inverse(odd: int, word_bits: int, gf2m_mode: bool) -> int:
 
 
 def _pass_gfp(w: int, a: int, b: int, x: int, y: int, y_odd: bool, inverse_low: int,
-              word_bits: int) -> tuple[int, int, int]:
-    t = min(_trailing_zeros(w), word_bits - 1) if w else word_bits - 1
+              max_shift: int) -> tuple[int, int, int]:
+    t = min(_trailing_zeros(w), max_shift) if w else max_shift
     mask = (1 << t) - 1
     m = (-a * inverse_low) & mask if y_odd else (b * inverse_low) & mask
     return w >> t, (a + m * y) >> t, (b - m * x) >> t
 
 
 def _pass_gf2m(w: int, a: int, b: int, x: int, y: int, y_odd: bool, inverse_low: int,
-               word_bits: int) -> tuple[int, int, int]:
-    t = min(_trailing_zeros(w), word_bits - 1) if w else word_bits - 1
+               max_shift: int) -> tuple[int, int, int]:
+    t = min(_trailing_zeros(w), max_shift) if w else max_shift
     mask = (1 << t) - 1
     m = gf2m.clmul(a & mask, inverse_low) & mask if y_odd else gf2m.clmul(b & mask, inverse_low) & mask
     return w >> t, (a ^ gf2m.clmul(m, y)) >> t, (b ^ gf2m.clmul(m, x)) >> t

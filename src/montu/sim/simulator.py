@@ -238,7 +238,7 @@ class Simulator:
     def _op_minv(self, s: dict[str, int], data: int) -> tuple[int, int]:
         """rd = ra^-1 mod rb; returns (data, cycles) or raises _Fault with the run's cycles."""
         run = run_inversion(self._read(s["ra"]), self._read(s["rb"]), gf2m_mode=bool(self.gf2m),
-                            word_bits=self.word_bits)
+                            word_bits=self.word_bits, one_bit=bool(s["imm"] & 1))
         cycles = self.cycles_of("MINV", passes=run.passes, fixes=run.fixes, ok=int(run.inverse is not None))
         if run.inverse is None:
             raise _Fault("E_NO_INVERSE", cycles)
