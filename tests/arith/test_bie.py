@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from montu.arith import bie, bie_inverse, bie_montmul, gf2m
 from montu.arith.field import Field
 from montu.errors import ModulusError, NoInverse
+from montu.arith.primes import random_prime
 
 GFP, GF2M = Field.GFP, Field.GF2M
 
@@ -44,35 +45,6 @@ def irreducible_pool(m: int) -> tuple[int, ...]:
     return tuple(gf2m.random_irreducible(m, rng) for _ in range(3))
 
 
-SMALL_PRIMES = [p for p in range(3, 1000) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
-
-
-def is_probable_prime(n: int, rng: random.Random) -> bool:
-    if n < 4:
-        return n in (2, 3)
-    if n % 2 == 0 or any(n % p == 0 for p in SMALL_PRIMES if p < n):
-        return n in SMALL_PRIMES
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for _ in range(20):
-        x = pow(rng.randrange(2, n - 1), d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def random_prime(bits: int, rng: random.Random) -> int:
-    while True:
-        candidate = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
-        if is_probable_prime(candidate, rng):
-            return candidate
 
 
 TRINOMIAL_511 = (1 << 511) | (1 << 10) | 1  # irreducible; L = 512 with 64-bit words

@@ -90,3 +90,4 @@ def test_degree_and_bad_inputs():
         gf2m.clmul(-1, 3)
     with pytest.raises(ModulusError):
         gf2m.reduce(5, 0)
+

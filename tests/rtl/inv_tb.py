@@ -20,6 +20,7 @@ from cocotb.utils import get_sim_time
 
 from montu.arith import gf2m
 from montu.sim.inversion import run_inversion
+from montu.arith.primes import random_prime
 
 CFG = json.loads(os.environ.get("MONTU_INV_CFG", '{"Word": 64, "MaxWords": 32}'))
 WORD, MAX_WORDS = CFG["Word"], CFG["MaxWords"]
@@ -43,36 +44,6 @@ def expected_cycles(W: int, passes: int, fixes: int, ok: bool, load_fail: bool,
 
 
 # ----------------------------------------------------------------------------- operands
-def is_probable_prime(n: int, rng: random.Random) -> bool:
-    if n < 4:
-        return n in (2, 3)
-    for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for _ in range(12):
-        a = rng.randrange(2, n - 1)
-        z = pow(a, d, n)
-        if z in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            z = z * z % n
-            if z == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def random_prime(bits: int, rng: random.Random) -> int:
-    while True:
-        p = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
-        if is_probable_prime(p, rng):
-            return p
-
-
 def rsa_lambda(bits: int, rng: random.Random) -> int:
     """λ(n) = lcm(p-1, q-1) of an RSA modulus with gcd(e = 65537, λ) = 1: an even modulus."""
     while True:
