@@ -2,7 +2,6 @@
 
 import random
 
-
 from montu.arith.primes import is_probable_prime, random_prime
 
 
