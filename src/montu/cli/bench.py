@@ -1,0 +1,41 @@
+"""`montu bench …`: benchmarks that print a table and write bench/results/*.json."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from montu.errors import MontuError
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    bench = commands.add_parser("bench", help="benchmarks: print a table and write bench/results/*.json")
+    kinds = bench.add_subparsers(dest="kind", required=True)
+
+    unit = kinds.add_parser("unit", help="cycles per instruction × length × field")
+    _backend_option(unit)
+    unit.add_argument("--lengths", default=None,
+                      help="comma-separated operand lengths in bits (multiples of 64)")
+    unit.add_argument("--inversions", type=int, default=10, help="MINV samples per length and field")
+    unit.add_argument("-o", "--output", type=Path, default=Path("bench/results/unit.json"))
+    unit.set_defaults(func=_bench_unit)
+
+
+def _backend_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
+                        help="rtl: the Verilated RTL (default); sim: the cycle-exact simulator")
+
+
+def _bench_unit(args: argparse.Namespace) -> int:
+    from montu.benchmarks import unit
+
+    lengths = unit.LENGTHS
+    if args.lengths:
+        try:
+            lengths = tuple(int(x) for x in args.lengths.split(","))
+        except ValueError:
+            raise MontuError(f"--lengths must be comma-separated integers (got {args.lengths!r})") from None
+        if any(b <= 0 or b % 64 for b in lengths):
+            raise MontuError("--lengths must be positive multiples of 64")
+    unit.run(backend=args.backend, lengths=lengths, inversions=args.inversions, out=args.output)
+    return 0
