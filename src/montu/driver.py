@@ -70,6 +70,7 @@ class Unit:
         self._error_names = {e.code: e.name for e in self._isa.errors}
         self._r2_cache: dict[tuple[int, int], int] = {}
         self.last_cycles = 0
+        self.total_cycles = 0  # every cycle this unit has run since it was made (never reset)
         self._cycles = 0
 
     # ------------------------------------------------------------ low level
@@ -77,12 +78,15 @@ class Unit:
         """Send one command and return the unit's response as it is (errors included)."""
         rsp = self._backend.execute(encode(name, **slots), data)
         self._cycles += rsp.cycles
+        self.total_cycles += rsp.cycles
         return rsp
 
     def send_many(self, commands: Sequence[tuple[int, int]]) -> list[Response]:
         """Send encoded (instruction, data) pairs in one batch; responses as they are."""
         responses = self._backend.execute_many(commands)
-        self._cycles += sum(rsp.cycles for rsp in responses)
+        spent = sum(rsp.cycles for rsp in responses)
+        self._cycles += spent
+        self.total_cycles += spent
         return responses
 
     def run(self, name: str, *, data: int = 0, **slots: int) -> Response:

@@ -20,6 +20,19 @@ def register(commands: argparse._SubParsersAction) -> None:
     unit.add_argument("-o", "--output", type=Path, default=Path("bench/results/unit.json"))
     unit.set_defaults(func=_bench_unit)
 
+    rsa = kinds.add_parser("rsa", help="RSA modexp, CRT private/public operations, key generation")
+    _backend_option(rsa)
+    rsa.add_argument("--keys", type=int, default=10, help="keys generated for the key-generation figures")
+    rsa.add_argument("-o", "--output", type=Path, default=Path("bench/results/rsa.json"))
+    rsa.set_defaults(func=_bench_rsa)
+
+    ecc = kinds.add_parser("ecc", help="scalar multiplication, ECDSA sign/verify, ECDH per curve")
+    _backend_option(ecc)
+    ecc.add_argument("--curves", default=None, help="comma-separated OpenSSL curve names (default: all)")
+    ecc.add_argument("--samples", type=int, default=3, help="random scalars/messages per curve")
+    ecc.add_argument("-o", "--output", type=Path, default=Path("bench/results/ecc.json"))
+    ecc.set_defaults(func=_bench_ecc)
+
 
 def _backend_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
@@ -38,4 +51,19 @@ def _bench_unit(args: argparse.Namespace) -> int:
         if any(b <= 0 or b % 64 for b in lengths):
             raise MontuError("--lengths must be positive multiples of 64")
     unit.run(backend=args.backend, lengths=lengths, inversions=args.inversions, out=args.output)
+    return 0
+
+
+def _bench_rsa(args: argparse.Namespace) -> int:
+    from montu.benchmarks import rsa
+
+    rsa.run(backend=args.backend, keys=args.keys, out=args.output)
+    return 0
+
+
+def _bench_ecc(args: argparse.Namespace) -> int:
+    from montu.benchmarks import ecc
+
+    curves = tuple(c.strip() for c in args.curves.split(",")) if args.curves else None
+    ecc.run(backend=args.backend, curves=curves, samples=args.samples, out=args.output)
     return 0
