@@ -24,6 +24,7 @@ package montu_pkg;
   localparam logic [7:0] OpRmmi = 8'h03;  // RMMI
   localparam logic [7:0] OpSetmod = 8'h04;  // SETMOD
   localparam logic [7:0] OpStartmmi = 8'h10;  // STARTMMI
+  localparam logic [7:0] OpMmx = 8'h1e;  // MMX
   localparam logic [7:0] OpMinv = 8'h1d;  // MINV
   localparam logic [7:0] OpMadd = 8'h11;  // MADD
   localparam logic [7:0] OpMsub = 8'h12;  // MSUB
@@ -36,6 +37,7 @@ package montu_pkg;
   localparam logic [7:0] OpShr1 = 8'h19;  // SHR1
   localparam logic [7:0] OpShlw = 8'h1a;  // SHLW
   localparam logic [7:0] OpShrw = 8'h1b;  // SHRW
+  localparam logic [7:0] OpShlx = 8'h1f;  // SHLX
   localparam logic [7:0] OpCmp = 8'h1c;  // CMP
   localparam logic [7:0] OpMov = 8'h20;  // MOV
   localparam logic [7:0] OpLdz = 8'h21;  // LDZ
@@ -51,6 +53,7 @@ package montu_pkg;
   localparam logic [3:0] ErrEvenModulus = 4'd4;
   localparam logic [3:0] ErrNoModulus = 4'd5;
   localparam logic [3:0] ErrNoInverse = 4'd6;
+  localparam logic [3:0] ErrBadImm = 4'd7;
 
   // Flag register bits (rsp_flags_o)
   localparam int unsigned FlagC = 0;

@@ -81,6 +81,7 @@ module montu_top
   logic [Jw-1:0]     wptr_d, wptr_q, rptr_d, rptr_q;
   logic [3:0]        flags_d, flags_q;
   logic              mvalid_d, mvalid_q;    // SETMOD result valid
+  logic [4:0]        win_d, win_q;          // X: the window register (SHLX loads, MMX indexes)
   logic [4:0]        mreg_d, mreg_q;        // modulus register number
   logic [Word-1:0]   w_d, w_q;              // Montgomery constant
   logic [Word-1:0]   hn0_d, hn0_q, hr_d, hr_q, hw_d, hw_q;   // Hensel unit
@@ -108,7 +109,8 @@ module montu_top
   // Decode: validity, register fields used, errors in precedence order
   // ---------------------------------------------------------------------------------------
   logic op_valid, uses_rd, uses_ra, uses_rb, modular, word_op, writes_rd;
-  logic bad_reg, bad_len;
+  logic bad_reg, bad_len, bad_imm, windowed, is_mm;
+  logic [5:0] table_end;   // MMX: rb + 2^imm, one past the last table register
   logic [3:0] dec_err;
 
   always_comb begin
@@ -122,7 +124,7 @@ module montu_top
       OpNop, OpSetmmi, OpWipe: ;
       OpWmmi:   uses_rd = 1'b1;
       OpRmmi, OpSetmod: uses_ra = 1'b1;
-      OpStartmmi: begin
+      OpStartmmi, OpMmx: begin
         uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1;
       end
       OpMinv: begin   // any modulus (rb), no SETMOD needed
@@ -137,7 +139,7 @@ module montu_top
       OpAdd, OpSub, OpSadd, OpSsub: begin
         uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; word_op = 1'b1;
       end
-      OpShl1, OpShr1, OpShlw, OpShrw, OpMov: begin
+      OpShl1, OpShr1, OpShlw, OpShrw, OpShlx, OpMov: begin
         uses_rd = 1'b1; uses_ra = 1'b1; word_op = 1'b1;
       end
       OpCmp, OpCswap: begin
@@ -151,9 +153,14 @@ module montu_top
     writes_rd = uses_rd && (op != OpCmp);
     bad_reg   = (uses_rd && (32'(rd) >= NumRegs)) || (uses_ra && (32'(ra) >= NumRegs)) ||
                 (uses_rb && (32'(rb) >= NumRegs));
+    windowed  = (op == OpShlx) || (op == OpMmx);
+    bad_imm   = windowed && ((imm == 8'd0) || (imm > 8'd5));
+    table_end = 6'(rb) + (6'd1 << imm[2:0]);
+    if ((op == OpMmx) && !bad_imm && (32'(table_end) > NumRegs)) bad_reg = 1'b1;
     bad_len   = (op == OpSetmmi) && ((imm == 8'd0) || (32'(imm) * 64 > MaxBits));
     if (!op_valid)                  dec_err = ErrBadOpcode;
     else if (bad_reg)               dec_err = ErrBadReg;
+    else if (bad_imm)               dec_err = ErrBadImm;
     else if (bad_len)               dec_err = ErrBadLength;
     else if (modular && !mvalid_q)  dec_err = ErrNoModulus;
     else                            dec_err = ErrOk;
@@ -172,7 +179,8 @@ module montu_top
   logic [Ta-1:0]   mm_t_raddr, mm_t_waddr;
   logic [Word-1:0] mm_t_wdata, mm_rf_wdata;
 
-  assign mm_start = dec_ok && (op == OpStartmmi);
+  assign is_mm    = (op == OpStartmmi) || (op == OpMmx);
+  assign mm_start = dec_ok && is_mm;
 
   montu_mont #(.Word(Word), .Lanes(Lanes), .MaxWords(MaxWords)) u_mont (
     .clk_i, .rst_ni,
@@ -204,6 +212,7 @@ module montu_top
   logic [1:0]      wo_wreg;
   logic [Word-1:0] wo_wdata;
   logic [3:0]      wo_flags, wo_flags_we;
+  logic [4:0]      wo_win;
 
   assign wo_start = dec_ok && word_op;
 
@@ -214,6 +223,8 @@ module montu_top
     .gf2m_i     (gf2m_q),
     .s_i        (s_q),
     .cond_i     (flags_q[imm[1:0]]),
+    .shamt_i    (imm[2:0]),
+    .win_o      (wo_win),
     .idx_o      (wo_idx),
     .n_idx_o    (wo_n_idx),
     .n_from_ra_o(wo_n_from_ra),
@@ -306,13 +317,15 @@ module montu_top
     unique case (op)
       OpRmmi:     raddr_a = waddr(ra, rptr_q);
       OpSetmod:   raddr_a = waddr(ra, '0);
-      OpStartmmi: raddr_a = waddr(ra, mm_x_idx);
+      OpStartmmi, OpMmx: raddr_a = waddr(ra, mm_x_idx);
       default:    raddr_a = waddr(ra, wo_idx);
     endcase
-    raddr_b = waddr(rb, (op == OpStartmmi) ? mm_y_idx : wo_idx);
-    raddr_n = (op == OpStartmmi) ? waddr(mreg_q, mm_n_idx)
-                                 : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
-    rf_re   = (op == OpStartmmi) ? mm_re : 1'b1;
+    // MMX: the second operand is table entry rb + X (X masked to the window width)
+    raddr_b = is_mm ? waddr(rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{op == OpMmx}}), mm_y_idx)
+                    : waddr(rb, wo_idx);
+    raddr_n = is_mm ? waddr(mreg_q, mm_n_idx)
+                    : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
+    rf_re   = is_mm ? mm_re : 1'b1;
     if (op == OpMinv) begin   // MINV loads y = ra on port a and x = rb on port b
       raddr_a = waddr(ra, inv_ld_idx);
       raddr_b = waddr(rb, inv_ld_idx);
@@ -332,7 +345,7 @@ module montu_top
       rf_we    = 1'b1;
       rf_waddr = waddr(rd, wptr_q);
       rf_wdata = data_q;
-    end else if (op == OpStartmmi) begin
+    end else if (is_mm) begin
       rf_we    = mm_rf_we;
       rf_waddr = waddr(rd, mm_rf_idx);
       rf_wdata = mm_rf_wdata;
@@ -420,6 +433,7 @@ module montu_top
     rptr_d      = rptr_q;
     flags_d     = flags_q;
     mvalid_d    = mvalid_q;
+    win_d       = win_q;
     mreg_d      = mreg_q;
     w_d         = w_q;
     hn0_d       = hn0_q;
@@ -470,7 +484,7 @@ module montu_top
             end
             OpRmmi:     state_d = StRmmi;
             OpSetmod:   state_d = StSmChk;
-            OpStartmmi: state_d = StMont;
+            OpStartmmi, OpMmx: state_d = StMont;
             OpMinv:     state_d = StInv;
             OpWipe: begin
               wipe_d  = (Aw+1)'(1);
@@ -543,6 +557,7 @@ module montu_top
           rptr_d   = '0;
           flags_d  = '0;
           mvalid_d = 1'b0;
+          win_d    = '0;
           w_d      = '0;
           fin      = 1'b1;
         end
@@ -562,6 +577,7 @@ module montu_top
     // word-serial instructions finish when the engine says so
     if (wo_done && ((state_q == StWord) || (dec_ok && word_op))) begin
       flags_d = (flags_q & ~wo_flags_we) | (wo_flags & wo_flags_we);
+      if (op == OpShlx) win_d = wo_win;
       if (writes_rd && (rd == mreg_q)) mvalid_d = 1'b0;
       if ((op == OpCswap) && ((ra == mreg_q) || (rb == mreg_q))) mvalid_d = 1'b0;
       fin = 1'b1;
@@ -590,6 +606,7 @@ module montu_top
       rptr_q        <= '0;
       flags_q       <= '0;
       mvalid_q      <= 1'b0;
+      win_q         <= '0;
       mreg_q        <= '0;
       w_q           <= '0;
       hn0_q         <= '0;
@@ -616,6 +633,7 @@ module montu_top
       rptr_q        <= rptr_d;
       flags_q       <= flags_d;
       mvalid_q      <= mvalid_d;
+      win_q         <= win_d;
       mreg_q        <= mreg_d;
       w_q           <= w_d;
       hn0_q         <= hn0_d;

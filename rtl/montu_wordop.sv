@@ -4,7 +4,9 @@
 // Cycle c issues reads of word j; cycle c+1 ("process") sees the words and writes rd_j, so a
 // word of rd is only written after the same word (and, for SHR1/SHRW, the next word) of every
 // source was read: rd may equal ra, rb or the modulus register.
-//   one pass  (ADD SUB SADD SSUB SHL1 SHR1 SHLW SHRW CMP MOV):  W + 1 cycles
+//   one pass  (ADD SUB SADD SSUB SHL1 SHR1 SHLW SHRW SHLX CMP MOV):  W + 1 cycles
+//     SHLX: rd_j = (a_j << w) | (a_{j-1} >> (Word - w)); the top w bits of the last word go to
+//     win_o (the unit's window register X), w = 1 .. 5
 //   two passes (MADD MSUB MDBL): pass 1 computes the select bit of the constant-time
 //     reduction, pass 2 recomputes and writes rd_j = sel ? D_j : V_j:   2W + 1 cycles
 //       MADD  V = a + b,  D = V - N,  sel = carry(V) | no borrow(D)
@@ -29,6 +31,8 @@ module montu_wordop
   input  logic            gf2m_i,
   input  logic [Jw-1:0]   s_i,         // W
   input  logic            cond_i,      // CSWAP: the selected flag
+  input  logic [2:0]      shamt_i,     // SHLX: window width w (1 .. 5, checked at decode)
+  output logic [4:0]      win_o,       // SHLX: the w bits shifted out of the top, valid with done_o
   output logic [Jw-1:0]   idx_o,       // word index read on ports a and b
   output logic [Jw-1:0]   n_idx_o,     // word index read on port n
   output logic            n_from_ra_o, // port n reads ra (SHR1/SHRW read word j+1)
@@ -77,7 +81,7 @@ module montu_wordop
   // Process stage: the words of this cycle
   // ---------------------------------------------------------------------------------------
   logic [Word:0]   sum_ab, dif_ab, sum_vn, dif_vn, dif_dv;
-  logic [Word-1:0] shl, shr, v, d, r;
+  logic [Word-1:0] shl, shr, shx, v, d, r;
   logic            c1_in, c2_in;
   logic            c1_d, c2_d, sel_d, eq_d, bit_d, cbit_d;
   logic [3:0]      fl, fl_we;
@@ -91,6 +95,10 @@ module montu_wordop
     shl    = {a_i[Word-2:0], (pfirst_q ? 1'b0 : bit_q)};
     // a >> 1: bit out of word j+1 (port n), 0 above the top word
     shr    = {(plast_q ? 1'b0 : n_i[0]), a_i[Word-1:1]};
+
+    // a << w with the top w bits of the previous word shifted in (SHLX)
+    shx    = (a_i << shamt_i) | (pfirst_q ? {Word{1'b0}} : (prevw_q >> (7'(Word) - 7'(shamt_i))));
+    win_o  = 5'(a_i >> (7'(Word) - 7'(shamt_i)));
 
     // V: the first operation, with its own carry chain c1
     unique case (op_i)
@@ -147,6 +155,7 @@ module montu_wordop
         fl_we[FlagC] = 1'b1;
       end
       OpShlw: r = pfirst_q ? '0 : prevw_q;
+      OpShlx: r = shx;
       OpShrw: r = plast_q ? '0 : n_i;
       OpCmp: begin
         c1_d = dif_ab[Word];

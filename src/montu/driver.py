@@ -11,6 +11,7 @@ only moves words in and out and chooses the command sequence, which never depend
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -69,6 +70,8 @@ class Unit:
         self._isa = load()
         self._error_names = {e.code: e.name for e in self._isa.errors}
         self._r2_cache: dict[tuple[int, int], int] = {}
+        self._r3_cache: dict[int, int] = {}
+        self.num_regs = num_regs
         self.last_cycles = 0
         self.total_cycles = 0  # every cycle this unit has run since it was made (never reset)
         self._cycles = 0
@@ -194,39 +197,99 @@ class Unit:
                              "this is a unit fault, please report it")
         return z
 
-    def mod_exp(self, base: int, exponent: int, n: int) -> int:
-        """base^exponent mod n in GF(p) by a Montgomery ladder on the unit.
+    def mod_exp(self, base: int, exponent: int, n: int, *, exponent_bits: int | None = None) -> int:
+        """base^exponent mod n (GF(p), odd n) by fixed-window exponentiation on the unit.
 
-        The command sequence is the same for every exponent below 2^L (L = 64·⌈bits(n)/64⌉): each
-        of the L exponent bits leaves the unit through SHL1 into the carry flag and steers two
-        CSWAPs, so the host never branches on it and the cycle count depends only on L.
+        Constant time for secret exponents: the command sequence and the cycle count depend only
+        on the length of n and on `exponent_bits` (default: L = 64·⌈bits(n)/64⌉), never on the
+        exponent's value. The exponent goes into a unit register; for each w-bit window SHLX moves
+        its top bits into the unit's hidden window register and MMX multiplies by the table entry
+        they select, so neither the host nor the timing sees a window value. base may be any
+        value below 2^(2L) (e.g. a 2048-bit ciphertext modulo a 1024-bit prime): it is reduced on
+        the unit.
         """
         self._cycles = 0
         k = self._load_modulus(n, Field.GFP)
-        if not 0 <= base < 1 << (64 * k):
-            raise UnitError(f"base must be in [0, 2^{64 * k}) (got a {base.bit_length()}-bit value)")
-        if not 0 <= exponent < 1 << (64 * k):
-            raise UnitError(f"exponent must be in [0, 2^{64 * k}) (got a {exponent.bit_length()}-bit value)")
-        self._load_r2(R_ACC1, n, Field.GFP, k)
-        self.write(R_X, base, k)
-        self.write(R_EXP, exponent, k)
-        self.run("LDONE", rd=R_ONE)
-        self.run("STARTMMI", rd=R_ACC0, ra=R_ACC1, rb=R_ONE)  # R0 = R²·1·R^-1 = R mod n  ("1")
-        self.run("STARTMMI", rd=R_ACC1, ra=R_X, rb=R_ACC1)    # R1 = base·R mod n, reduced
-        c_flag = self._isa.flag_bit["C"]
-        step = [
-            (encode("SHL1", rd=R_EXP, ra=R_EXP), 0),
-            (encode("CSWAP", ra=R_ACC0, rb=R_ACC1, imm=c_flag), 0),
-            (encode("STARTMMI", rd=R_ACC1, ra=R_ACC0, rb=R_ACC1), 0),
-            (encode("STARTMMI", rd=R_ACC0, ra=R_ACC0, rb=R_ACC0), 0),
-            (encode("CSWAP", ra=R_ACC0, rb=R_ACC1, imm=c_flag), 0),
-        ]
-        for _ in range(64 * k):
-            self._run_many(step, "ladder step")
-        self.run("STARTMMI", rd=R_Z, ra=R_ACC0, rb=R_ONE)      # out of Montgomery form
+        length = 64 * k
+        if exponent_bits is None:
+            exponent_bits = length
+        if not 1 <= exponent_bits <= length:
+            raise UnitError(f"exponent_bits must be in 1 .. {length} for a {n.bit_length()}-bit modulus")
+        if not 0 <= base < 1 << (2 * length):
+            raise UnitError(f"base must be in [0, 2^{2 * length}) (got a {base.bit_length()}-bit value)")
+        if not 0 <= exponent < 1 << exponent_bits:
+            raise UnitError(f"exponent must be in [0, 2^{exponent_bits}) "
+                            f"(got a {exponent.bit_length()}-bit value)")
+        width = self.window_bits
+        windows = -(-exponent_bits // width)
+        table = self.num_regs - (1 << width)
+        self._to_montgomery(R_X, base, n, k)                    # R_X = base·R mod n
+        self.write(R_EXP, exponent << (length - windows * width), k)
+        startmmi = functools.partial(encode, "STARTMMI")
+        setup = [(encode("LDONE", rd=R_ONE), 0),
+                 (startmmi(rd=table, ra=R_ACC1, rb=R_ONE), 0),   # T[0] = R²·1·R⁻¹ = R  ("1")
+                 (encode("MOV", rd=table + 1, ra=R_X), 0)]       # T[1] = base·R
+        setup += [(startmmi(rd=table + i, ra=table + i - 1, rb=R_X), 0) for i in range(2, 1 << width)]
+        setup += [(encode("SHLX", rd=R_EXP, ra=R_EXP, imm=width), 0),
+                  (encode("MMX", rd=R_ACC0, ra=table, rb=table, imm=width), 0)]   # acc = T[top window]
+        self._run_many(setup, "exponentiation table")
+        step = [(startmmi(rd=R_ACC0, ra=R_ACC0, rb=R_ACC0), 0)] * width + [
+            (encode("SHLX", rd=R_EXP, ra=R_EXP, imm=width), 0),
+            (encode("MMX", rd=R_ACC0, ra=R_ACC0, rb=table, imm=width), 0)]
+        batch = max(1, 64 // len(step))
+        for first in range(1, windows, batch):
+            self._run_many(step * min(batch, windows - first), "exponentiation window")
+        self._run_many([(startmmi(rd=R_Z, ra=R_ACC0, rb=R_ONE), 0),   # out of Montgomery form
+                        (encode("LDZ", rd=R_EXP), 0)], "exponentiation result")
         z = self.read(R_Z, k)
         self.last_cycles = self._cycles
         return z
+
+    def mod_exp_public(self, base: int, exponent: int, n: int) -> int:
+        """base^exponent mod n for a PUBLIC exponent (e.g. RSA's e = 65537): left-to-right square
+        and multiply, so the time follows the exponent's bits. Never use it with a secret exponent.
+        base may be any value below 2^(2L)."""
+        self._cycles = 0
+        k = self._load_modulus(n, Field.GFP)
+        length = 64 * k
+        if not 0 <= base < 1 << (2 * length):
+            raise UnitError(f"base must be in [0, 2^{2 * length}) (got a {base.bit_length()}-bit value)")
+        if exponent < 0:
+            raise UnitError("exponent must be non-negative")
+        self._to_montgomery(R_X, base, n, k)
+        commands = [(encode("LDONE", rd=R_ONE), 0)]
+        if exponent == 0:
+            commands.append((encode("STARTMMI", rd=R_ACC0, ra=R_ACC1, rb=R_ONE), 0))  # R = "1"
+        else:
+            commands.append((encode("MOV", rd=R_ACC0, ra=R_X), 0))
+            for bit in bin(exponent)[3:]:
+                commands.append((encode("STARTMMI", rd=R_ACC0, ra=R_ACC0, rb=R_ACC0), 0))
+                if bit == "1":
+                    commands.append((encode("STARTMMI", rd=R_ACC0, ra=R_ACC0, rb=R_X), 0))
+        commands.append((encode("STARTMMI", rd=R_Z, ra=R_ACC0, rb=R_ONE), 0))
+        for first in range(0, len(commands), 64):
+            self._run_many(commands[first:first + 64], "public exponentiation")
+        z = self.read(R_Z, k)
+        self.last_cycles = self._cycles
+        return z
+
+    @property
+    def window_bits(self) -> int:
+        """The window width of mod_exp: the widest table of 2^w registers that leaves R0..R7 free."""
+        return max(w for w in (1, 2, 3, 4, 5) if (1 << w) + 8 <= self.num_regs)
+
+    def _to_montgomery(self, reg: int, value: int, n: int, k: int) -> None:
+        """reg = value·R mod n for any value < 2^(2L), on the unit: value = hi·2^L + lo, so
+        value·R = hi·R³·R⁻¹ + lo·R²·R⁻¹ (each product has one factor below n: fully reduced).
+        Leaves R² mod n in R_ACC1."""
+        length = 64 * k
+        self._load_r2(R_ACC1, n, Field.GFP, k)
+        self._load_r3(R_Y, n, k)
+        self.write(reg, value & ((1 << length) - 1), k)
+        self.write(R_Z, value >> length, k)
+        self._run_many([(encode("STARTMMI", rd=reg, ra=reg, rb=R_ACC1), 0),
+                        (encode("STARTMMI", rd=R_Z, ra=R_Z, rb=R_Y), 0),
+                        (encode("MADD", rd=reg, ra=reg, rb=R_Z), 0)], "Montgomery form")
 
     # ------------------------------------------------------------ helpers
     def _load_modulus(self, n: int, field: Field) -> int:
@@ -286,3 +349,12 @@ class Unit:
         for bit in bin(length)[3:]:
             self._run_many([square, mdbl] if bit == "1" else [square], "R^2 step")
         self._r2_cache[key] = self.read(reg, k)
+
+    def _load_r3(self, reg: int, n: int, k: int) -> None:
+        """reg = R³ mod n (GF(p)) = R²·R²·R⁻¹, computed on the unit once per modulus. Needs R² in
+        R_ACC1 (as _load_r2 leaves it)."""
+        if n in self._r3_cache:
+            self.write(reg, self._r3_cache[n], k)
+            return
+        self.run("STARTMMI", rd=reg, ra=R_ACC1, rb=R_ACC1)
+        self._r3_cache[n] = self.read(reg, k)

@@ -93,8 +93,8 @@ def render_doc(isa: InstructionSet) -> str:
     for ins in isa.instructions:
         operands = ", ".join(ins.uses) or "—"
         errors = ", ".join(ins.errors) or "—"
-        cycles = f"`{ins.cycles}`"
-        if ins.bounds:
+        cycles = f"as {ins.cycles_as}" if ins.cycles_as else f"`{ins.cycles}`"
+        if ins.bounds and not ins.cycles_as:
             cycles += " — worst case with " + ", ".join(f"{k} ≤ `{v}`" for k, v in ins.bounds)
         out.append(f"| `{ins.name}` | 0x{ins.opcode:02x} | {operands} | {cycles} | {errors} | {ins.doc} |")
     out += ["", "Every command finishes within its worst case: the formula itself, or for MINV the formula",

@@ -7,6 +7,7 @@ here: the simulator's decoder, the RTL package generator and the docs generator.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ class Instruction:
     errors: tuple[str, ...]
     cycles: str
     bounds: tuple[tuple[str, str], ...] = ()  # data-dependent variables -> worst-case formula
+    cycles_as: str | None = None  # the instruction whose formula this one shares (`cycles: "=NAME"`)
 
     def cycle_count(self, **variables: int) -> int:
         """Evaluate this instruction's cycle formula (the RTL's timing model)."""
@@ -124,6 +126,16 @@ def _parse(raw: dict) -> InstructionSet:
         )
         for i in raw["instructions"]
     )
+    # `cycles: "=NAME"`: the same timing as instruction NAME (one formula, one place)
+    named = {i.name: i for i in instructions}
+    for i, ins in enumerate(instructions):
+        if ins.cycles.startswith("="):
+            target = named.get(ins.cycles[1:].strip())
+            if target is None or target.cycles.startswith("="):
+                raise ValueError(f"instructions.yaml: {ins.name} cycles refer to {ins.cycles[1:]!r}, "
+                                 "which is not an instruction with its own formula")
+            instructions = instructions[:i] + (dataclasses.replace(
+                ins, cycles=target.cycles, bounds=target.bounds, cycles_as=target.name),) + instructions[i + 1:]
     isa = InstructionSet(
         width=int(raw["encoding"]["width"]),
         slots=slots,

@@ -73,6 +73,8 @@ def _chaos(rng: random.Random, n: int, word_bits: int, max_bits: int,
             fields = {"rd": reg(), "ra": reg(), "rb": reg(), "f": rng.randrange(2), "imm": rng.getrandbits(8)}
             if name == "SETMMI" and fields["imm"] > max_k + 1:
                 fields["imm"] = rng.randrange(max_k + 2)
+            if name in ("SHLX", "MMX") and rng.random() < 0.8:   # mostly a legal window width
+                fields["imm"] = rng.randrange(1, 6)
             if rng.random() < 0.8:  # unused slots stay 0; otherwise they carry junk the unit ignores
                 fields = {k: v for k, v in fields.items() if k in ins.uses}
             commands.append((encode(name, **fields), 0))
@@ -106,7 +108,7 @@ def _arithmetic(rng: random.Random, word_bits: int, max_bits: int,
             write(reg, rng.randrange(modulus >> 1) if r < 0.9 else rng.choice([0, 1]))
     commands.append((encode("SETMOD", ra=m), 0))
     names = ["STARTMMI", "STARTMMI", "MADD", "MSUB", "MDBL", "CMP", "MOV", "LDONE", "CSWAP",
-             "MINV", "MINV"]
+             "MINV", "MINV", "SHLX", "MMX", "MMX"]
     for _ in range(rng.randrange(5, 25)):
         name = rng.choice(names)
         rd, ra, rb = (rng.choice(operands) for _ in range(3))
@@ -114,6 +116,11 @@ def _arithmetic(rng: random.Random, word_bits: int, max_bits: int,
             rb = m         # modulo the (odd) SETMOD modulus; otherwise modulo an operand
         ins = isa.by_name[name]
         fields = {"rd": rd, "ra": ra, "rb": rb, "imm": rng.randrange(4)}
+        if name == "SHLX":
+            fields["imm"] = rng.randrange(1, 6)
+        if name == "MMX":    # a table of 2^w registers that exists (it may hold the modulus)
+            fields["imm"] = w = rng.randrange(1, 4)
+            fields["rb"] = rng.randrange(num_regs - (1 << w) + 1)
         commands.append((encode(name, **{f: v for f, v in fields.items() if f in ins.uses}), 0))
         if "rd" in ins.uses and rng.random() < 0.5:
             read(rd)

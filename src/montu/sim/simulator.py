@@ -16,7 +16,9 @@ from montu.isa import Response, decode_slots, load
 from montu.isa.table import Instruction
 from montu.sim.inversion import run_inversion
 
-_MODULAR = frozenset({"STARTMMI", "MADD", "MSUB", "MDBL"})
+_MODULAR = frozenset({"STARTMMI", "MMX", "MADD", "MSUB", "MDBL"})
+_WINDOWED = frozenset({"SHLX", "MMX"})
+MAX_WINDOW_BITS = 5  # SHLX/MMX window width: imm in 1 .. 5
 
 
 class _Fault(Exception):
@@ -69,6 +71,7 @@ class Simulator:
         self.flags = 0
         self.modulus_reg: int | None = None
         self.mont_const = 0
+        self.window = 0  # X: the window register SHLX loads and MMX indexes by (never read out)
 
     @property
     def length_bits(self) -> int:
@@ -135,6 +138,12 @@ class Simulator:
     def _check(self, ins: Instruction, slots: dict[str, int]) -> None:
         if any(slots[r] >= self.num_regs for r in ("rd", "ra", "rb") if r in ins.uses):
             raise _Fault("E_BAD_REG")
+        if ins.name in _WINDOWED:
+            width = slots["imm"]
+            if ins.name == "MMX" and 1 <= width <= MAX_WINDOW_BITS and slots["rb"] + (1 << width) > self.num_regs:
+                raise _Fault("E_BAD_REG")  # the table R[rb] .. R[rb + 2^imm - 1] must exist
+            if not 1 <= width <= MAX_WINDOW_BITS:
+                raise _Fault("E_BAD_IMM")
         if ins.name == "SETMMI" and not 1 <= slots["imm"] <= self.max_bits // 64:
             raise _Fault("E_BAD_LENGTH")
         if ins.name in _MODULAR and self.modulus_reg is None:
@@ -199,6 +208,10 @@ class Simulator:
                 z -= n
         self._write(s["rd"], z)
         return 0
+
+    def _op_mmx(self, s: dict[str, int], data: int) -> int:
+        index = self.window & ((1 << s["imm"]) - 1)
+        return self._op_startmmi({**s, "rb": s["rb"] + index}, data)
 
     def _inverse(self, n: int, bits: int, field: int) -> int:
         key = (n, bits, field)
@@ -292,6 +305,12 @@ class Simulator:
 
     def _op_shrw(self, s: dict[str, int], data: int) -> int:
         self._write(s["rd"], self._read(s["ra"]) >> self.word_bits)
+        return 0
+
+    def _op_shlx(self, s: dict[str, int], data: int) -> int:
+        a, width = self._read(s["ra"]), s["imm"]
+        self.window = a >> (self.length_bits - width)
+        self._write(s["rd"], a << width)
         return 0
 
     def _op_cmp(self, s: dict[str, int], data: int) -> int:
