@@ -22,6 +22,7 @@ from montu.isa import Response, encode, load
 
 # Register conventions of the driver's command sequences.
 R_MOD, R_X, R_Y, R_Z, R_ACC0, R_ACC1, R_EXP, R_ONE = 0, 1, 2, 3, 4, 5, 6, 7
+_CACHE_LIMIT = 64  # moduli whose R² (and R³) the driver keeps
 
 
 class UnitError(MontuError, ValueError):
@@ -76,6 +77,11 @@ class Unit:
         self.total_cycles = 0  # every cycle this unit has run since it was made (never reset)
         self._cycles = 0
 
+    @property
+    def isa(self):
+        """The instruction set this unit runs (montu.isa.load())."""
+        return self._isa
+
     # ------------------------------------------------------------ low level
     def send(self, name: str, *, data: int = 0, **slots: int) -> Response:
         """Send one command and return the unit's response as it is (errors included)."""
@@ -98,6 +104,15 @@ class Unit:
         if rsp.err:
             raise UnitError(self._describe(name, rsp.err), code=rsp.err)
         return rsp
+
+    def send_checked(self, commands: Sequence[tuple[int, int]], what: str) -> list[Response]:
+        """Send a batch of encoded commands; raise UnitError at the first error response."""
+        return self._run_many(list(commands), what)
+
+    def equal(self, reg_a: int, reg_b: int) -> bool:
+        """CMP two registers on the unit (current length); True if they are equal."""
+        rsp = self.run("CMP", ra=reg_a, rb=reg_b)
+        return bool((rsp.flags >> self._isa.flag_bit["EQ"]) & 1)
 
     def _run_many(self, commands: list[tuple[int, int]], what: str) -> list[Response]:
         responses = self.send_many(commands)
@@ -348,6 +363,8 @@ class Unit:
         square = (encode("STARTMMI", rd=reg, ra=reg, rb=reg), 0)
         for bit in bin(length)[3:]:
             self._run_many([square, mdbl] if bit == "1" else [square], "R^2 step")
+        if len(self._r2_cache) >= _CACHE_LIMIT:   # key generation tries many moduli
+            self._r2_cache.clear()
         self._r2_cache[key] = self.read(reg, k)
 
     def _load_r3(self, reg: int, n: int, k: int) -> None:
@@ -357,4 +374,16 @@ class Unit:
             self.write(reg, self._r3_cache[n], k)
             return
         self.run("STARTMMI", rd=reg, ra=R_ACC1, rb=R_ACC1)
+        if len(self._r3_cache) >= _CACHE_LIMIT:
+            self._r3_cache.clear()
         self._r3_cache[n] = self.read(reg, k)
+
+
+_DEFAULT_UNITS: dict[str, Unit] = {}
+
+
+def default_unit(backend: str = "sim") -> Unit:
+    """The process-wide unit the crypto layer uses when it is given none (one per backend)."""
+    if backend not in _DEFAULT_UNITS:
+        _DEFAULT_UNITS[backend] = Unit(backend=backend)
+    return _DEFAULT_UNITS[backend]
