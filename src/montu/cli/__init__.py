@@ -10,14 +10,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from montu.cli import bench, demo, synth
+from montu.cli import bench, crypto, demo, lowlevel, synth
+from montu.cli.options import add_unit_options
 from montu.errors import MontuError
 
-COMMAND_MODULES = (demo, bench, synth)
+COMMAND_MODULES = (crypto, lowlevel, demo, bench, synth)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="montu", description="Montu crypto coprocessor tools")
+    add_unit_options(parser, top_level=True)
     commands = parser.add_subparsers(dest="command", required=True)
     for module in COMMAND_MODULES:
         module.register(commands)

@@ -1,0 +1,221 @@
+"""`montu genkey|pubkey|sign|verify|encrypt|decrypt|derive`: RSA and EC keys on the unit.
+
+The contract (README): keys and signatures are what OpenSSL reads and writes; `verify` exits 0
+for a valid signature and 1 for an invalid one; any bad input ends with one readable line on
+stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+
+from montu.cli import keyfiles
+from montu.cli.options import add_unit_options, make_unit, report_stats
+from montu.errors import MontuError
+
+HASHES = ("sha1", "sha224", "sha256", "sha384", "sha512")
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    genkey = commands.add_parser("genkey", help="generate a key on the unit (PEM)")
+    kinds = genkey.add_subparsers(dest="kind", required=True)
+    rsa = kinds.add_parser("rsa", help="RSA key: primes, d and CRT values all computed on the unit")
+    rsa.add_argument("--bits", type=int, default=2048, help="modulus size (multiple of 8; default 2048)")
+    rsa.add_argument("--e", type=int, default=65537, help="public exponent (default 65537)")
+    rsa.add_argument("--format", choices=("pkcs8", "pkcs1"), default="pkcs8",
+                     help="PRIVATE KEY (pkcs8, as openssl genpkey) or RSA PRIVATE KEY (pkcs1)")
+    rsa.add_argument("-q", "--quiet", action="store_true", help="no progress dots on stderr")
+    _output(rsa)
+    add_unit_options(rsa)
+    rsa.set_defaults(func=_genkey_rsa)
+    ec = kinds.add_parser("ec", help="EC key on a named curve (OpenSSL names: prime256v1, sect283k1, ...)")
+    ec.add_argument("--curve", required=True, help="curve name, e.g. prime256v1, P-384, sect283k1")
+    ec.add_argument("--format", choices=("sec1", "pkcs8"), default="sec1",
+                    help="EC PRIVATE KEY (sec1, as openssl ecparam -genkey) or PRIVATE KEY (pkcs8)")
+    _output(ec)
+    add_unit_options(ec)
+    ec.set_defaults(func=_genkey_ec)
+
+    pubkey = commands.add_parser("pubkey", help="write the public half of a key (SubjectPublicKeyInfo PEM)")
+    _key(pubkey)
+    _output(pubkey)
+    add_unit_options(pubkey)
+    pubkey.set_defaults(func=_pubkey)
+
+    sign = commands.add_parser("sign", help="sign a file (RSA PKCS#1 v1.5 / PSS, or ECDSA) like openssl dgst -sign")
+    _key(sign)
+    sign.add_argument("-i", "--in", dest="input", required=True, help="message file ('-': stdin)")
+    _output(sign)
+    _hash(sign)
+    sign.add_argument("--pss", action="store_true", help="RSA-PSS (MGF1 same hash, salt = digest length)")
+    sign.add_argument("--deterministic", action="store_true", help="ECDSA: RFC 6979 nonces")
+    add_unit_options(sign)
+    sign.set_defaults(func=_sign)
+
+    verify = commands.add_parser("verify", help="verify a signature: exit 0 valid, 1 invalid")
+    _key(verify)
+    verify.add_argument("-i", "--in", dest="input", required=True, help="message file ('-': stdin)")
+    verify.add_argument("-s", "--signature", required=True, help="signature file")
+    _hash(verify)
+    verify.add_argument("--pss", action="store_true", help="RSA-PSS (salt length recovered)")
+    add_unit_options(verify)
+    verify.set_defaults(func=_verify)
+
+    encrypt = commands.add_parser("encrypt", help="RSA-OAEP encryption (as openssl pkeyutl -encrypt, oaep)")
+    _key(encrypt)
+    encrypt.add_argument("-i", "--in", dest="input", required=True, help="plaintext file ('-': stdin)")
+    _output(encrypt)
+    _hash(encrypt, help_text="OAEP and MGF1 hash (default sha256)")
+    add_unit_options(encrypt)
+    encrypt.set_defaults(func=_encrypt)
+
+    decrypt = commands.add_parser("decrypt", help="RSA-OAEP decryption")
+    _key(decrypt)
+    decrypt.add_argument("-i", "--in", dest="input", required=True, help="ciphertext file ('-': stdin)")
+    _output(decrypt)
+    _hash(decrypt, help_text="OAEP and MGF1 hash (default sha256)")
+    add_unit_options(decrypt)
+    decrypt.set_defaults(func=_decrypt)
+
+    derive = commands.add_parser("derive", help="ECDH: the shared x coordinate, as openssl pkeyutl -derive")
+    _key(derive)
+    derive.add_argument("--peer", required=True, help="the peer's public key (PEM/DER)")
+    _output(derive)
+    add_unit_options(derive)
+    derive.set_defaults(func=_derive)
+
+
+def _key(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-k", "--key", required=True, help="key file (PEM or DER)")
+
+
+def _output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--out", default=None, help="output file (default: stdout)")
+
+
+def _hash(parser: argparse.ArgumentParser, help_text: str = "message digest (default sha256)") -> None:
+    parser.add_argument("--hash", choices=HASHES, default="sha256", help=help_text)
+
+
+def _timed(args: argparse.Namespace, unit, what: str, action: Callable[[], object]) -> object:
+    start_cycles, start = unit.total_cycles, time.perf_counter()
+    result = action()
+    report_stats(args, what, unit.total_cycles - start_cycles, time.perf_counter() - start)
+    return result
+
+
+# ------------------------------------------------------------------ commands
+def _genkey_rsa(args: argparse.Namespace) -> int:
+    import montu.rsa
+
+    unit = make_unit(args)
+
+    def progress(event: str) -> None:
+        if not args.quiet:
+            sys.stderr.write(event)
+            sys.stderr.flush()
+
+    key = _timed(args, unit, f"RSA-{args.bits} key generation",
+                 lambda: montu.rsa.generate(args.bits, e=args.e, unit=unit, progress=progress))
+    if not args.quiet:
+        sys.stderr.write("\n")
+    keyfiles.write_output(args.out, key.to_pem(fmt=args.format), private=True)
+    return 0
+
+
+def _genkey_ec(args: argparse.Namespace) -> int:
+    import montu.ec
+
+    unit = make_unit(args)
+    curve = montu.ec.get_curve(args.curve)
+    key = _timed(args, unit, f"{curve.name} key generation", lambda: montu.ec.generate(curve, unit=unit))
+    keyfiles.write_output(args.out, key.to_pem(fmt=args.format), private=True)
+    return 0
+
+
+def _pubkey(args: argparse.Namespace) -> int:
+    unit = make_unit(args)
+    key = keyfiles.load_key(args.key, unit)
+    public = key.public_key() if keyfiles.is_private(key) else key
+    keyfiles.write_output(args.out, public.to_pem())
+    return 0
+
+
+def _private_key(args: argparse.Namespace, unit, what: str):
+    key = keyfiles.load_key(args.key, unit)
+    if not keyfiles.is_private(key):
+        raise MontuError(f"{args.key}: {what} needs a private key, this is a public key")
+    return key
+
+
+def _sign(args: argparse.Namespace) -> int:
+    unit = make_unit(args)
+    key = _private_key(args, unit, "sign")
+    message = keyfiles.read_input(args.input)
+    if keyfiles.is_rsa(key):
+        if args.deterministic:
+            raise MontuError("--deterministic is for ECDSA keys; RSA signatures are deterministic "
+                             "(v1.5) or salted (PSS)")
+        signature = _timed(args, unit, "RSA sign", lambda: key.sign(message, args.hash, pss=args.pss))
+    else:
+        if args.pss:
+            raise MontuError("--pss is for RSA keys; this is an EC key (ECDSA)")
+        signature = _timed(args, unit, "ECDSA sign",
+                           lambda: key.sign(message, args.hash, deterministic=args.deterministic))
+    keyfiles.write_output(args.out, signature)
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    unit = make_unit(args)
+    key = keyfiles.load_key(args.key, unit)
+    message = keyfiles.read_input(args.input)
+    signature = keyfiles.read_input(args.signature)
+    if keyfiles.is_rsa(key):
+        ok = _timed(args, unit, "RSA verify", lambda: key.verify(signature, message, args.hash, pss=args.pss))
+    else:
+        if args.pss:
+            raise MontuError("--pss is for RSA keys; this is an EC key (ECDSA)")
+        ok = _timed(args, unit, "ECDSA verify", lambda: key.verify(signature, message, args.hash))
+    print("Verified OK" if ok else "Verification failure")
+    return 0 if ok else 1
+
+
+def _encrypt(args: argparse.Namespace) -> int:
+    unit = make_unit(args)
+    key = keyfiles.load_key(args.key, unit)
+    if not keyfiles.is_rsa(key):
+        raise MontuError(f"{args.key}: encrypt needs an RSA key (EC encryption is not supported)")
+    message = keyfiles.read_input(args.input)
+    ciphertext = _timed(args, unit, "RSA-OAEP encrypt", lambda: key.encrypt(message, args.hash))
+    keyfiles.write_output(args.out, ciphertext)
+    return 0
+
+
+def _decrypt(args: argparse.Namespace) -> int:
+    unit = make_unit(args)
+    key = _private_key(args, unit, "decrypt")
+    if not keyfiles.is_rsa(key):
+        raise MontuError(f"{args.key}: decrypt needs an RSA private key")
+    ciphertext = keyfiles.read_input(args.input)
+    plaintext = _timed(args, unit, "RSA-OAEP decrypt", lambda: key.decrypt(ciphertext, args.hash))
+    keyfiles.write_output(args.out, plaintext)
+    return 0
+
+
+def _derive(args: argparse.Namespace) -> int:
+    unit = make_unit(args)
+    key = _private_key(args, unit, "derive")
+    if keyfiles.is_rsa(key):
+        raise MontuError(f"{args.key}: derive (ECDH) needs an EC private key, this is RSA")
+    peer = keyfiles.load_key(args.peer, unit)
+    if keyfiles.is_rsa(peer):
+        raise MontuError(f"{args.peer}: the peer key is RSA, ECDH needs an EC public key")
+    if keyfiles.is_private(peer):
+        peer = peer.public_key()
+    secret = _timed(args, unit, "ECDH derive", lambda: key.exchange(peer))
+    keyfiles.write_output(args.out, secret)
+    return 0
