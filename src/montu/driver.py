@@ -109,6 +109,12 @@ class Unit:
         """Send a batch of encoded commands; raise UnitError at the first error response."""
         return self._run_many(list(commands), what)
 
+    def forget_modulus(self, n: int) -> None:
+        """Drop the cached R² and R³ of modulus n (the next operation recomputes them)."""
+        self._r2_cache.pop((n, int(Field.GFP)), None)
+        self._r2_cache.pop((n, int(Field.GF2M)), None)
+        self._r3_cache.pop(n, None)
+
     def equal(self, reg_a: int, reg_b: int) -> bool:
         """CMP two registers on the unit (current length); True if they are equal."""
         rsp = self.run("CMP", ra=reg_a, rb=reg_b)
