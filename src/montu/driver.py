@@ -12,6 +12,7 @@ only moves words in and out and chooses the command sequence, which never depend
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -22,7 +23,7 @@ from montu.isa import Response, encode, load
 
 # Register conventions of the driver's command sequences.
 R_MOD, R_X, R_Y, R_Z, R_ACC0, R_ACC1, R_EXP, R_ONE = 0, 1, 2, 3, 4, 5, 6, 7
-_CACHE_LIMIT = 64  # moduli whose R² (and R³) the driver keeps
+_CACHE_LIMIT = 256  # moduli whose R² (and R³) the driver keeps (least recently used dropped)
 
 
 class UnitError(MontuError, ValueError):
@@ -70,8 +71,9 @@ class Unit:
         self._backend = _make_backend(backend, word_bits, lanes, max_bits, num_regs)
         self._isa = load()
         self._error_names = {e.code: e.name for e in self._isa.errors}
-        self._r2_cache: dict[tuple[int, int], int] = {}
-        self._r3_cache: dict[int, int] = {}
+        # per-modulus constants, least recently used first
+        self._r2_cache: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._r3_cache: OrderedDict[int, int] = OrderedDict()
         self.num_regs = num_regs
         self.last_cycles = 0
         self.total_cycles = 0  # every cycle this unit has run since it was made (never reset)
@@ -360,6 +362,7 @@ class Unit:
         """
         key = (n, int(field))
         if key in self._r2_cache:
+            self._r2_cache.move_to_end(key)
             self.write(reg, self._r2_cache[key], k)
             return
         length = 64 * k
@@ -370,18 +373,19 @@ class Unit:
         for bit in bin(length)[3:]:
             self._run_many([square, mdbl] if bit == "1" else [square], "R^2 step")
         if len(self._r2_cache) >= _CACHE_LIMIT:   # key generation tries many moduli
-            self._r2_cache.clear()
+            self._r2_cache.popitem(last=False)    # least recently used
         self._r2_cache[key] = self.read(reg, k)
 
     def _load_r3(self, reg: int, n: int, k: int) -> None:
         """reg = R³ mod n (GF(p)) = R²·R²·R⁻¹, computed on the unit once per modulus. Needs R² in
         R_ACC1 (as _load_r2 leaves it)."""
         if n in self._r3_cache:
+            self._r3_cache.move_to_end(n)
             self.write(reg, self._r3_cache[n], k)
             return
         self.run("STARTMMI", rd=reg, ra=R_ACC1, rb=R_ACC1)
         if len(self._r3_cache) >= _CACHE_LIMIT:
-            self._r3_cache.clear()
+            self._r3_cache.popitem(last=False)
         self._r3_cache[n] = self.read(reg, k)
 
 
