@@ -28,3 +28,14 @@ def test_bad_lengths_give_one_readable_line():
     assert result.stderr.strip().count("\n") == 0
     assert "multiples of 64" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_demo_runs_rsa_and_ecc_and_openssl_agrees(tmp_path):
+    result = montu("demo", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for section in ("RSA-2048 on the unit", "prime256v1", "sect283k1", "Golden models"):
+        assert section in out
+    if "openssl not found" not in out:
+        assert out.count("openssl: ") >= 10 and "gives the same secret: ok" in out
+    assert "key generation" in out and " cycles" in out
