@@ -177,7 +177,8 @@ class RsaPrivateKey:
              salt: bytes | None = None, salt_length: int | None = None) -> bytes:
         """A PKCS#1 v1.5 signature (or PSS with MGF1 of the same hash) of `message`, as
         `openssl dgst -<hash> -sign` writes it. PSS salt: `salt` if given (for test vectors),
-        else `salt_length` random bytes (default: the digest length)."""
+        else `salt_length` random bytes (default: the digest length, or less when the key is too
+        small for it, as OpenSSL 3.1+ does)."""
         return self.sign_digest(padding.hash_info(hash).digest(message), hash, pss=pss, salt=salt,
                                 salt_length=salt_length)
 
@@ -193,11 +194,12 @@ class RsaPrivateKey:
         k = self.size_bytes
         if pss:
             if salt is None:
-                length = info.digest_size if salt_length is None else salt_length
-                if not 0 <= length <= padding.pss_max_salt_length(self.bits - 1, hash):
+                longest = padding.pss_max_salt_length(self.bits - 1, hash)
+                # default as OpenSSL 3.1+: the digest length, or the longest salt that fits
+                length = min(info.digest_size, longest) if salt_length is None else salt_length
+                if not 0 <= length <= longest:
                     raise padding.RsaPaddingError(
-                        f"PSS salt length must be in 0 .. {padding.pss_max_salt_length(self.bits - 1, hash)} "
-                        f"for this key and hash (got {length})")
+                        f"PSS salt length must be in 0 .. {longest} for this key and hash (got {length})")
                 salt = secrets.token_bytes(length)
             em = padding.emsa_pss_encode_digest(digest, hash, self.bits - 1, salt)
         else:
