@@ -1,0 +1,309 @@
+"""Point arithmetic of y² + x·y = x³ + a·x² + b over GF(2^m) on the unit.
+
+Scalar multiplication is the López–Dahab x-only Montgomery ladder (López, Dahab, CHES 1999) in
+projective (X : Z): per bit one Madd (4M + 1S + 2 XOR, with the base point's x) and one Mdouble
+(X' = (X² + √b·Z²)², Z' = X²·Z²: 2M + 3S + 1 XOR, one M less when b = 1), i.e. 10 Montgomery
+products (9 on the Koblitz curves) and 3 XORs per bit, plus one SHL1 and two CSWAPs. y is
+recovered at the end (López–Dahab) with one inversion, by Itoh–Tsujii on the unit. Values are in
+Montgomery form (R = x^L); additions are ADD, the unit's one-pass XOR in GF(2^m) mode.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+
+from montu.arith import gf2m
+from montu.arith.field import Field
+from montu.driver import Unit
+from montu.ec.curves import Curve
+from montu.ec.program import Program, Registers, execute
+from montu.ec.session import FieldSession, flag_words, ladder_flags
+
+_NAMES = ("R2", "ONE", "A", "B", "SB", "XP", "YP", "XA", "YA", "ZA", "XB", "YB", "ZB",
+          "T1", "T2", "T3", "T4", "T5", "INV", "I1", "I2", "F0", "F1", "F2")
+REGS = Registers(_NAMES)
+
+
+def _itoh_tsujii(p: Program, d: str, a: str, m: int, t1: str, t2: str) -> None:
+    """d = a^(2^m − 2) = a⁻¹ in GF(2^m) (Itoh–Tsujii): β_k = a^(2^k − 1) along the binary
+    expansion of m − 1, β_2k = β_k^(2^k)·β_k, β_(2k+1) = β_2k²·a; then d = β_(m−1)². About m
+    squarings and 2·log2(m) products, the same for every a."""
+    bits = bin(m - 1)[2:]
+    p.mov(t1, a)                   # β_1
+    k = 1
+    for bit in bits[1:]:
+        p.mov(t2, t1)
+        for _ in range(k):
+            p.sqr(t2, t2)
+        p.mul(t1, t2, t1)          # β_2k
+        k *= 2
+        if bit == "1":
+            p.sqr(t1, t1)
+            p.mul(t1, t1, a)       # β_(2k+1)
+            k += 1
+    p.sqr(d, t1)
+
+
+def _step(p: Program, sqrt_b_is_one: bool) -> None:
+    """(A, B) → (2A, A + B) with B − A = P: Mdouble on A, Madd on B."""
+    p.mul("T1", "XA", "ZB")
+    p.mul("T2", "XB", "ZA")
+    p.xor("ZB", "T1", "T2")
+    p.sqr("ZB", "ZB")              # Z(A+B) = (XA·ZB + XB·ZA)²
+    p.mul("T1", "T1", "T2")
+    p.mul("XB", "XP", "ZB")
+    p.xor("XB", "XB", "T1")        # X(A+B) = x·Z + XA·ZB·XB·ZA
+    p.sqr("T1", "XA")
+    p.sqr("T2", "ZA")
+    p.mul("ZA", "T1", "T2")        # Z(2A) = XA²·ZA²
+    if not sqrt_b_is_one:
+        p.mul("T2", "SB", "T2")
+    p.xor("T1", "T1", "T2")
+    p.sqr("XA", "T1")              # X(2A) = (XA² + √b·ZA²)² = XA⁴ + b·ZA⁴
+
+
+@functools.cache
+def ladder_program(curve: Curve, steps: int, length_bits: int, recover_y: bool = True) -> Program:
+    """kP for a scalar of exactly steps+1 bits, P = (XP, YP) affine plain, √b in SB (Montgomery
+    form), flags in F0…; result affine plain in (XA, YA) (YA := T4) — or, without y recovery, the
+    projective (XA : ZA) in Montgomery form."""
+    m = gf2m.degree(curve.modulus)
+    p = Program(REGS)
+    p.one("ONE")
+    p.mul("XP", "XP", "R2")
+    p.mul("YP", "YP", "R2")
+    p.mul("B", "B", "R2")
+    p.mov("XA", "XP")
+    p.mul("ZA", "ONE", "R2")       # 1 in Montgomery form
+    p.sqr("ZB", "XP")              # 2P = (x⁴ + b : x²)
+    p.sqr("XB", "ZB")
+    p.xor("XB", "XB", "B")
+    for i in range(steps):
+        p.shift_flag(f"F{i // length_bits}")
+        p.cswap("XA", "XB")
+        p.cswap("ZA", "ZB")
+        _step(p, curve.b == 1)
+    p.shift_flag(f"F{steps // length_bits}")   # b_0: R0 back into A
+    p.cswap("XA", "XB")
+    p.cswap("ZA", "ZB")
+    if not recover_y:
+        return p
+    # López–Dahab y recovery: x_k = X1/Z1,
+    # y_k = (x_k + x)·[(X1 + x·Z1)(X2 + x·Z2) + (x² + y)·Z1·Z2] / (x·Z1·Z2) + y.
+    p.mul("T1", "ZA", "ZB")
+    p.mul("T2", "XP", "T1")
+    _itoh_tsujii(p, "INV", "T2", m, "I1", "I2")
+    p.mul("T3", "XP", "ZA")
+    p.xor("T3", "T3", "XA")
+    p.mul("T4", "XP", "ZB")
+    p.xor("T4", "T4", "XB")
+    p.mul("T3", "T3", "T4")
+    p.sqr("T4", "XP")
+    p.xor("T4", "T4", "YP")
+    p.mul("T4", "T4", "T1")
+    p.xor("T3", "T3", "T4")        # the bracket
+    p.mul("T5", "XA", "ZB")
+    p.mul("T5", "T5", "XP")
+    p.mul("T5", "T5", "INV")       # x_k
+    p.xor("T4", "T5", "XP")
+    p.mul("T4", "T4", "T3")
+    p.mul("T4", "T4", "INV")
+    p.xor("T4", "T4", "YP")        # y_k
+    p.mul("XA", "T5", "ONE")       # out of Montgomery form
+    p.mul("YA", "T4", "ONE")
+    return p
+
+
+# √b in Montgomery form, computed on each unit once per curve (m − 1 squarings) and reloaded.
+_SQRT_B: weakref.WeakKeyDictionary[Unit, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
+@functools.cache
+def _sqrt_b_program(m: int) -> Program:
+    p = Program(REGS)
+    p.mul("SB", "B", "R2")
+    for _ in range(m - 1):
+        p.sqr("SB", "SB")          # b^(2^(m−1)) = √b
+    return p
+
+
+def _load_sqrt_b(unit: Unit, session: FieldSession, curve: Curve) -> None:
+    cache = _SQRT_B.setdefault(unit, {})
+    if curve.name not in cache:
+        session.write("B", curve.b)
+        execute(unit, _sqrt_b_program(gf2m.degree(curve.modulus)).commands, f"{curve.name} √b")
+        cache[curve.name] = session.read("SB")
+    session.write("SB", cache[curve.name])
+
+
+def _ladder(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[int, int],
+            recover_y: bool) -> FieldSession:
+    if point[0] == 0:
+        raise ValueError("the x-only ladder needs x ≠ 0 (x = 0 is the point of order 2)")
+    session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
+    if curve.b != 1:
+        _load_sqrt_b(unit, session, curve)
+    program = ladder_program(curve, steps, session.length_bits, recover_y)
+    session.write("XP", point[0])
+    session.write("YP", point[1])
+    session.write("B", curve.b)
+    for i, word in enumerate(flag_words(ladder_flags(scalar, steps), session.length_bits)):
+        session.write(f"F{i}", word)
+    execute(unit, program.commands, f"{curve.name} scalar multiplication")
+    return session
+
+
+def scalar_mult(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[int, int]) -> tuple[int, int]:
+    """scalar·point for a scalar of exactly steps+1 bits; same commands for every such scalar.
+    The result must not be the point at infinity, nor (scalar+1)·point (scalar ≢ −1 mod ord)."""
+    session = _ladder(unit, curve, scalar, steps, point, recover_y=True)
+    return session.read("XA"), session.read("YA")
+
+
+@functools.cache
+def _is_zero_program() -> Program:
+    p = Program(REGS)
+    p.zero("T1")
+    p.compare("ZA", "T1")
+    return p
+
+
+def is_infinity_multiple(unit: Unit, curve: Curve, scalar: int, point: tuple[int, int]) -> bool:
+    """scalar·point == O? (x-only ladder, Z compared with 0 on the unit). point needs x ≠ 0."""
+    session = _ladder(unit, curve, scalar, scalar.bit_length() - 1, point, recover_y=False)
+    responses = execute(unit, _is_zero_program().commands, "infinity check")
+    del session
+    return bool(responses[-1].flags >> 1 & 1)
+
+
+@functools.cache
+def _on_curve_program() -> Program:
+    p = Program(REGS)
+    p.mul("XP", "XP", "R2")
+    p.mul("YP", "YP", "R2")
+    p.mul("A", "A", "R2")
+    p.mul("B", "B", "R2")
+    p.xor("T1", "YP", "XP")
+    p.mul("T1", "T1", "YP")        # y² + x·y = y·(y + x)
+    p.xor("T2", "XP", "A")
+    p.sqr("T3", "XP")
+    p.mul("T2", "T2", "T3")
+    p.xor("T2", "T2", "B")         # x³ + a·x² + b = x²·(x + a) + b
+    p.compare("T1", "T2")
+    return p
+
+
+def is_on_curve(unit: Unit, curve: Curve, point: tuple[int, int]) -> bool:
+    """y² + x·y == x³ + a·x² + b, computed and compared on the unit (degrees must be < m)."""
+    session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
+    for name, value in (("XP", point[0]), ("YP", point[1]), ("A", curve.a), ("B", curve.b)):
+        session.write(name, value)
+    responses = execute(unit, _on_curve_program().commands, f"{curve.name} on-curve check")
+    return bool(responses[-1].flags >> 1 & 1)
+
+
+@functools.cache
+def _add_programs() -> tuple[Program, Program, Program, Program]:
+    cmp = Program(REGS)
+    cmp.compare("XA", "XB")
+    cmp_y = Program(REGS)
+    cmp_y.compare("YA", "YB")
+    add = Program(REGS)
+    add.xor("T1", "XA", "XB")      # x1 + x2
+    add.xor("T2", "YA", "YB")      # y1 + y2
+    add.inverse("T3", "T1")
+    add.mul("T3", "T3", "R2")
+    add.mul("T3", "T3", "T2")      # λ = (y1 + y2)/(x1 + x2) (plain)
+    _finish(add)
+    dbl = Program(REGS)
+    dbl.inverse("T3", "XA")
+    dbl.mul("T3", "T3", "R2")
+    dbl.mul("T3", "T3", "YA")
+    dbl.xor("T3", "T3", "XA")      # λ = x + y/x
+    dbl.mov("XB", "XA")            # x1 + x2 = 0: x3 = λ² + λ + a
+    _finish(dbl)
+    return cmp, cmp_y, add, dbl
+
+
+def _finish(p: Program) -> None:
+    """x3 = λ² + λ + x1 + x2 + a, y3 = λ(x1 + x3) + x3 + y1 (plain values, λ in T3)."""
+    p.mul("T4", "T3", "R2")        # λ·R
+    p.mul("T5", "T4", "T3")        # λ²
+    p.xor("T5", "T5", "T3")
+    p.xor("T5", "T5", "XA")
+    p.xor("T5", "T5", "XB")
+    p.xor("T5", "T5", "A")         # x3
+    p.xor("T1", "XA", "T5")
+    p.mul("T1", "T1", "T4")
+    p.xor("T1", "T1", "T5")
+    p.xor("YA", "T1", "YA")        # y3
+    p.mov("XA", "T5")
+
+
+def add_public(unit: Unit, curve: Curve, p1: tuple[int, int] | None,
+               p2: tuple[int, int] | None) -> tuple[int, int] | None:
+    """p1 + p2 for public affine points (None = the point at infinity), on the unit."""
+    if p1 is None:
+        return p2
+    if p2 is None:
+        return p1
+    session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
+    cmp, cmp_y, add, dbl = _add_programs()
+    session.write("XA", p1[0])
+    session.write("YA", p1[1])
+    session.write("XB", p2[0])
+    session.write("YB", p2[1])
+    session.write("A", curve.a)
+    if execute(unit, cmp.commands, "point comparison")[-1].flags >> 1 & 1:
+        if not execute(unit, cmp_y.commands, "point comparison")[-1].flags >> 1 & 1:
+            return None                       # P + (−P)
+        if p1[0] == 0:
+            return None                       # the point of order 2 doubled
+        execute(unit, dbl.commands, f"{curve.name} point doubling")
+    else:
+        execute(unit, add.commands, f"{curve.name} point addition")
+    return session.read("XA"), session.read("YA")
+
+
+@functools.cache
+def _negate_program() -> Program:
+    p = Program(REGS)
+    p.xor("YA", "XA", "YA")
+    return p
+
+
+def negate(unit: Unit, curve: Curve, point: tuple[int, int]) -> tuple[int, int]:
+    """−(x, y) = (x, x + y), the XOR on the unit."""
+    session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
+    session.write("XA", point[0])
+    session.write("YA", point[1])
+    execute(unit, _negate_program().commands, "point negation")
+    return point[0], session.read("YA")
+
+
+@functools.cache
+def _trace_program(m: int) -> Program:
+    """T1 = Tr(x + a)·R = Σ_(i<m) (x + a)^(2^i) in Montgomery form; then CMP with 0."""
+    p = Program(REGS)
+    p.xor("T2", "XP", "A")
+    p.mul("T2", "T2", "R2")
+    p.mov("T1", "T2")
+    for _ in range(m - 1):
+        p.sqr("T2", "T2")
+        p.xor("T1", "T1", "T2")
+    p.zero("T3")
+    p.compare("T1", "T3")
+    return p
+
+
+def in_prime_subgroup_cofactor_2(unit: Unit, curve: Curve, point: tuple[int, int]) -> bool:
+    """For h = 2 (the group is Z/2 × Z/n): Q has odd order iff Q ∈ 2E iff Tr(x) = Tr(a), i.e.
+    Tr(x + a) = 0 — m squarings and XORs on the unit instead of a ladder over n."""
+    if curve.h != 2:
+        raise ValueError("the trace criterion holds for cofactor 2 only")
+    session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
+    session.write("XP", point[0])
+    session.write("A", curve.a)
+    responses = execute(unit, _trace_program(gf2m.degree(curve.modulus)).commands, "trace")
+    return bool(responses[-1].flags >> 1 & 1)

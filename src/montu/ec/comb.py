@@ -1,0 +1,196 @@
+"""Fixed-base k·G over GF(p) with a signed comb and the unit's table multiply (SHLX + MMX).
+
+Key generation and ECDSA signing multiply the fixed generator G, so a table of multiples of G can
+be computed once. The comb (Lim–Lee, with the signed all-±1 recoding of Hedabou–Pinel–Bénéteau /
+Feng–Zhu–Xu) uses t = 4 teeth and d = ⌈(bits(n)+1)/4⌉ columns:
+
+* k' = k or k + n, whichever is odd (k'·G = k·G), then k' = Σ_{j<4d} s_j·2^j with every s_j = ±1
+  (c = (k' + 2^(4d) − 1)/2, s_j = 2·c_j − 1);
+* column i holds s_i, s_(i+d), s_(i+2d), s_(i+3d); with σ = s_(i+3d) its value is σ·T[u] where
+  T[u] = 2^(3d)·G + Σ_(m<3) (2u_m − 1)·2^(md)·G and u_m = (σ·s_(i+md) + 1)/2: eight table points;
+* Q = σ·T[u] for the top column, then per column Q = 2Q + σ·T[u] (Jacobian doubling + mixed
+  addition), d − 1 times; one Fermat inversion gives the affine result.
+
+The table's x and y coordinates sit in two runs of eight registers. The host packs the columns'
+indices u into a register that `SHLX …, 3` empties three bits at a time into the unit's window
+register X, and `MMX` multiplies by entry X of a run: the unit selects the table point, in the same
+time for every index. The sign σ is a CSWAP between S2 and −S2 on the C flag from `SHL1` of a sign
+register. Every command is the same for every k, so the cycle count is too.
+
+Exceptional additions (2Q = ±σ·T[u], probability about 8d/n for a random k) are detected by a CMP
+of H with 0 in every addition; the caller then recomputes with the co-Z ladder (also constant time).
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+
+from montu.arith.field import Field
+from montu.driver import Unit
+from montu.ec import prime
+from montu.ec.curves import Curve
+from montu.ec.program import Program, Registers, execute
+from montu.ec.session import FieldSession, flag_words
+
+TEETH = 4
+TABLE_BITS = TEETH - 1
+_TX = tuple(f"TX{i}" for i in range(1 << TABLE_BITS))
+_TY = tuple(f"TY{i}" for i in range(1 << TABLE_BITS))
+# XB/YB (the second point of the variable-base table's co-Z chain, montu.ec.window) are IDX/SGN.
+REGS = Registers(("R2", "ONE", "MONE", "ZERO", "XA", "YA", "NUM", "T1", "T2", "T3", "T4", "T5", "T6",
+                  "IDX", "SGN") + _TX + _TY, aliases={"XB": "IDX", "YB": "SGN"})
+
+
+def supported(curve: Curve) -> bool:
+    """The doubling below is written for a = −3 and a = 0 (every prime curve in the table)."""
+    return not curve.is_binary and curve.a in (0, curve.modulus - 3)
+
+
+def columns(curve: Curve) -> int:
+    return -(-(curve.n.bit_length() + 1) // TEETH)
+
+
+def recode(k: int, curve: Curve) -> tuple[list[int], list[int]]:
+    """(table indices u, negate flags) per column, top column first."""
+    d = columns(curve)
+    odd = k + (1 - (k & 1)) * curve.n                  # k or k + n, whichever is odd
+    c = (odd + (1 << (TEETH * d)) - 1) >> 1
+    signs = [2 * ((c >> j) & 1) - 1 for j in range(TEETH * d)]
+    indices, negate = [], []
+    for i in range(d - 1, -1, -1):
+        sigma = signs[i + (TEETH - 1) * d]
+        indices.append(sum(((sigma * signs[i + m * d] + 1) >> 1) << m for m in range(TABLE_BITS)))
+        negate.append((1 - sigma) >> 1)
+    return indices, negate
+
+
+def _index_words(indices: list[int], length_bits: int) -> list[int]:
+    per_word = length_bits // TABLE_BITS
+    words = []
+    for start in range(0, len(indices), per_word):
+        chunk = indices[start:start + per_word]
+        value = 0
+        for u in chunk:
+            value = (value << TABLE_BITS) | u
+        words.append(value << (length_bits - TABLE_BITS * len(chunk)))
+    return words
+
+
+def _select(p: Program, d_x: str, d_y: str, src_x: str, src_y: str) -> None:
+    """d_x = src_x·T[X].x, d_y = ±src_y·T[X].y: next index into X, next sign into C."""
+    p.shift_window("IDX", TABLE_BITS)
+    p.mul_table(d_x, src_x, _TX[0], TABLE_BITS)
+    p.mul_table(d_y, src_y, _TY[0], TABLE_BITS)
+    p.sub("T6", "ZERO", d_y)
+    p.shift_flag("SGN")
+    p.cswap(d_y, "T6")
+
+
+def add_selected(p: Program, compares: list[int]) -> None:
+    """(XA, YA, NUM) += ±T[X] (mixed Jacobian + affine addition, 8M + 3S), the entry and sign
+    chosen by the next index (SHLX) and sign (SHL1); the position of its CMP(H, 0) goes to
+    `compares` (EQ set: exceptional addition)."""
+    p.sqr("T1", "NUM")                     # Z1²
+    p.mul("T2", "T1", "NUM")               # Z1³
+    _select(p, "T1", "T2", "T1", "T2")     # U2 = x2·Z1², S2 = ±y2·Z1³
+    p.sub("T1", "T1", "XA")                # H
+    compares.append(len(p.commands))
+    p.compare("T1", "ZERO")
+    p.sub("T2", "T2", "YA")                # r
+    p.mul("NUM", "NUM", "T1")              # Z3 = Z1·H
+    p.sqr("T3", "T1")
+    p.mul("T4", "T3", "T1")                # H³
+    p.mul("T3", "XA", "T3")                # V = X1·H²
+    p.sqr("XA", "T2")
+    p.sub("XA", "XA", "T4")
+    p.sub("XA", "XA", "T3")
+    p.sub("XA", "XA", "T3")                # X3 = r² − H³ − 2V
+    p.sub("T3", "T3", "XA")
+    p.mul("T3", "T2", "T3")
+    p.mul("T4", "YA", "T4")
+    p.sub("YA", "T3", "T4")                # Y3 = r(V − X3) − Y1·H³
+
+
+def finish_affine(p: Program, curve: Curve) -> None:
+    """(XA, YA) ← affine plain coordinates of the Jacobian (XA, YA, NUM): Fermat inversion of Z,
+    using the table registers as scratch."""
+    p.power("T1", "NUM", curve.modulus - 2, ("T2",) + _TX)
+    p.sqr("T2", "T1")
+    p.mul("T1", "T2", "T1")
+    p.mul("XA", "XA", "T2")
+    p.mul("YA", "YA", "T1")
+    p.mul("XA", "XA", "ONE")
+    p.mul("YA", "YA", "ONE")
+
+
+@functools.cache
+def comb_program(curve: Curve, length_bits: int) -> tuple[Program, list[int]]:
+    """The program and the positions of its exceptional-addition CMPs."""
+    d = columns(curve)
+    if d * TABLE_BITS > length_bits or d > length_bits:
+        raise ValueError(f"{curve.name}: comb needs more than one index/sign register")
+    p = Program(REGS)
+    p.one("ONE")
+    p.zero("ZERO")
+    p.mul("MONE", "ONE", "R2")                     # 1 in Montgomery form (R mod p)
+    for reg in _TX + _TY:
+        p.mul(reg, reg, "R2")
+    _select(p, "XA", "YA", "MONE", "MONE")         # Q = σ·T[u] (top column), Z = 1
+    p.mov("NUM", "MONE")
+    compares = []
+    double = Program(REGS)
+    prime.jacobian_double(double, curve)           # uses T1…T6, XA, YA, NUM
+    for _ in range(d - 1):
+        p.extend(double)
+        add_selected(p, compares)
+    finish_affine(p, curve)
+    return p, compares
+
+
+# The table T[0..7] (affine, plain): a constant of the curve, like G. Stored for the curves of the
+# table in comb_tables.py (generated on the unit by `python3 -m montu.ec.comb_tables`); for any
+# other curve computed on the unit once per unit.
+_TABLES: weakref.WeakKeyDictionary[Unit, dict[str, list[tuple[int, int]]]] = weakref.WeakKeyDictionary()
+
+
+def table(unit: Unit, curve: Curve, *, stored: bool = True) -> list[tuple[int, int]]:
+    """The comb table of `curve`: the stored constants, else computed on `unit` (4 ladders and 24
+    affine additions, cached per unit)."""
+    from montu.ec import comb_tables, points
+
+    if stored and curve.name in comb_tables.TABLES:
+        return list(comb_tables.TABLES[curve.name])
+    cache = _TABLES.setdefault(unit, {})
+    if curve.name not in cache:
+        d = columns(curve)
+        multiples = [points.multiply_public(unit, curve, 1 << (m * d), curve.generator)
+                     for m in range(TEETH)]
+        negatives = [points.negate(unit, curve, q) for q in multiples]  # type: ignore[arg-type]
+        entries = []
+        for u in range(1 << TABLE_BITS):
+            acc = multiples[TEETH - 1]
+            for m in range(TABLE_BITS):
+                acc = points.add(unit, curve, acc, multiples[m] if (u >> m) & 1 else negatives[m])
+            if acc is None:
+                raise ArithmeticError(f"{curve.name}: comb table entry {u} is the point at infinity")
+            entries.append(acc)
+        cache[curve.name] = entries
+    return cache[curve.name]
+
+
+def multiply_generator(unit: Unit, curve: Curve, k: int) -> tuple[int, int] | None:
+    """k·G for 1 ≤ k < n, constant time; None if an addition was exceptional (use the ladder)."""
+    entries = table(unit, curve)
+    session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
+    program, compares = comb_program(curve, session.length_bits)
+    indices, negate = recode(k, curve)
+    for i, (x, y) in enumerate(entries):
+        session.write(_TX[i], x)
+        session.write(_TY[i], y)
+    session.write("IDX", _index_words(indices, session.length_bits)[0])
+    session.write("SGN", flag_words(negate, session.length_bits)[0])
+    responses = execute(unit, program.commands, f"{curve.name} fixed-base multiplication")
+    exceptional = any(responses[i].flags >> 1 & 1 for i in compares)
+    x, y = session.read("XA"), session.read("YA")
+    return None if exceptional else (x, y)

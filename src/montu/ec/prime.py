@@ -1,0 +1,385 @@
+"""Point arithmetic of y² = x³ + a·x + b over GF(p) on the unit.
+
+Scalar multiplication is the co-Z Montgomery ladder with (X, Y)-only co-Z conjugate addition
+(Goundar, Joye, Miyaji, Rivain, Venelli 2011; Rivain 2011): both ladder points share one Jacobian
+Z that is never computed; each step is XYCZ-ADDC then XYCZ-ADD (8M + 11A and 6M + 7A: 14 Montgomery
+products and 18 modular additions per bit), preceded by one SHL1 of the flag register and two
+CSWAPs. Z is recovered at the end from the base point (one inversion, by Fermat on the unit).
+All values stay in Montgomery form (R = 2^L) from the first command to the last two.
+
+Also here: the on-curve check, affine addition of public points (MINV), the Jacobian doubling
+shared by the window, comb and verification code, and Shamir's trick for ECDSA verification.
+The ladder is the fallback of the faster window method (montu.ec.window) and is tested alone.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from montu.arith.field import Field
+from montu.driver import Unit
+from montu.ec.curves import Curve
+from montu.ec.program import Program, Registers, execute
+from montu.ec.session import FieldSession, flag_words, ladder_flags
+
+_TABLE = tuple(f"W{i}" for i in range(9))  # x², x, x³ … x¹⁵ for the Fermat inversion
+_NAMES = ("R2", "ONE", "A", "B", "XP", "YP", "NYP", "XA", "YA", "XB", "YB",
+          "T1", "T2", "T3", "T4", "T5", "T6", "NUM", "DEN", "F0", "F1", "F2") + _TABLE
+REGS = Registers(_NAMES)
+
+
+def _zaddc(p: Program) -> None:
+    """(A, B) co-Z → B = A + B, A = A − B, same new Z (XYCZ-ADDC): 8M + 11A."""
+    p.sub("T1", "XA", "XB")
+    p.sqr("T1", "T1")              # C = (X1 − X2)²
+    p.mul("T2", "XA", "T1")        # W1
+    p.mul("T3", "XB", "T1")        # W2
+    p.sub("T4", "YA", "YB")        # Y1 − Y2
+    p.add("T5", "YA", "YB")        # Y1 + Y2
+    p.sub("T6", "T2", "T3")
+    p.mul("T6", "YA", "T6")        # A1 = Y1 (W1 − W2)
+    p.add("T1", "T2", "T3")        # W1 + W2
+    p.sqr("XB", "T4")
+    p.sub("XB", "XB", "T1")        # X(A+B) = (Y1 − Y2)² − W1 − W2
+    p.sqr("XA", "T5")
+    p.sub("XA", "XA", "T1")        # X(A−B) = (Y1 + Y2)² − W1 − W2
+    p.sub("YB", "T2", "XB")
+    p.mul("YB", "T4", "YB")
+    p.sub("YB", "YB", "T6")        # Y(A+B) = (Y1 − Y2)(W1 − X3) − A1
+    p.sub("YA", "T2", "XA")
+    p.mul("YA", "T5", "YA")
+    p.sub("YA", "YA", "T6")        # Y(A−B) = (Y1 + Y2)(W1 − X3') − A1
+
+
+def _zaddu(p: Program) -> None:
+    """(B, A) co-Z → A = B + A, B = B with the new Z (XYCZ-ADD): 6M + 7A. Leaves XB_old − XA_old
+    (the factor of the new Z) in T1."""
+    p.sub("T1", "XB", "XA")
+    p.sqr("T2", "T1")              # C
+    p.mul("XB", "XB", "T2")        # W1 = X1·C: B's new X
+    p.mul("T4", "XA", "T2")        # W2
+    p.sub("T5", "YB", "YA")        # Y1 − Y2
+    p.sub("T6", "XB", "T4")
+    p.mul("YB", "YB", "T6")        # A1 = Y1 (W1 − W2): B's new Y
+    p.sqr("XA", "T5")
+    p.sub("XA", "XA", "XB")
+    p.sub("XA", "XA", "T4")        # X3 = (Y1 − Y2)² − W1 − W2
+    p.sub("T6", "XB", "XA")
+    p.mul("YA", "T5", "T6")
+    p.sub("YA", "YA", "YB")        # Y3 = (Y1 − Y2)(W1 − X3) − A1
+
+
+def _flag_reg(index: int, length_bits: int) -> str:
+    return f"F{index // length_bits}"
+
+
+@functools.cache
+def ladder_program(curve: Curve, steps: int, length_bits: int) -> Program:
+    """kP for a scalar of exactly steps+1 bits, P affine in (XP, YP), flags in F0…; result affine
+    (not Montgomery) in (XA, YA). Needs A (= a) plain; every command is the same for every k."""
+    p = Program(REGS)
+    p.one("ONE")
+    p.mul("XP", "XP", "R2")
+    p.mul("YP", "YP", "R2")
+    p.mul("A", "A", "R2")
+    p.zero("T1")
+    p.sub("NYP", "T1", "YP")
+    # XYCZ-IDBL: (A, B) = (P, 2P) with the common Z = 2·y_P.
+    p.sqr("T1", "XP")              # x²
+    p.sqr("T2", "YP")              # y²
+    p.sqr("YA", "T2")              # y⁴
+    p.mul("XA", "XP", "T2")
+    p.dbl("XA", "XA")
+    p.dbl("XA", "XA")              # S = 4·x·y²: P's X
+    p.dbl("T5", "T1")
+    p.add("T5", "T5", "T1")
+    p.add("T5", "T5", "A")         # M = 3x² + a
+    p.sqr("XB", "T5")
+    p.dbl("T6", "XA")
+    p.sub("XB", "XB", "T6")        # X(2P) = M² − 2S
+    p.dbl("YA", "YA")
+    p.dbl("YA", "YA")
+    p.dbl("YA", "YA")              # 8y⁴: P's Y
+    p.sub("T6", "XA", "XB")
+    p.mul("YB", "T5", "T6")
+    p.sub("YB", "YB", "YA")        # Y(2P) = M(S − X) − 8y⁴
+    flag = 0
+    for _ in range(steps - 1):
+        p.shift_flag(_flag_reg(flag, length_bits))
+        flag += 1
+        p.cswap("XA", "XB")
+        p.cswap("YA", "YB")
+        _zaddc(p)
+        _zaddu(p)
+    # Last step, split to recover Z: after ADDC, A = ±P (+ when b_0 = 1), so
+    # Z = YA·x_P / (XA·(±y_P)) and the final Z' = Z·(XB − XA) of the following ADD.
+    p.shift_flag(_flag_reg(flag, length_bits))
+    flag += 1
+    p.cswap("XA", "XB")
+    p.cswap("YA", "YB")
+    _zaddc(p)
+    p.shift_flag(_flag_reg(flag, length_bits))   # b_0
+    flag += 1
+    p.cswap("NYP", "YP")                         # NYP = y_P if b_0 else −y_P
+    p.mul("NUM", "XA", "NYP")
+    p.mul("DEN", "YA", "XP")
+    _zaddu(p)
+    p.mul("DEN", "DEN", "T1")                    # 1/Z' = NUM / DEN
+    p.power("T2", "DEN", curve.modulus - 2, _TABLE)  # Fermat: DEN^(p−2) = DEN⁻¹
+    p.mul("T3", "NUM", "T2")                     # λ = 1/Z'
+    p.sqr("T4", "T3")
+    p.mul("T3", "T4", "T3")
+    p.shift_flag(_flag_reg(flag, length_bits))   # b_0 again: R0 back into A
+    p.cswap("XA", "XB")
+    p.cswap("YA", "YB")
+    p.mul("XA", "XA", "T4")                      # x = X·λ²
+    p.mul("YA", "YA", "T3")                      # y = Y·λ³
+    p.mul("XA", "XA", "ONE")                     # out of Montgomery form
+    p.mul("YA", "YA", "ONE")
+    return p
+
+
+def scalar_mult(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[int, int]) -> tuple[int, int]:
+    """scalar·point for a scalar of exactly steps+1 bits (see session.fixed_length_scalar); the
+    command sequence, hence the cycle count, is the same for every such scalar."""
+    session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
+    program = ladder_program(curve, steps, session.length_bits)
+    session.write("XP", point[0])
+    session.write("YP", point[1])
+    session.write("A", curve.a)
+    for i, word in enumerate(flag_words(ladder_flags(scalar, steps) + [scalar & 1], session.length_bits)):
+        session.write(f"F{i}", word)
+    execute(unit, program.commands, f"{curve.name} scalar multiplication")
+    return session.read("XA"), session.read("YA")
+
+
+@functools.cache
+def _on_curve_program() -> Program:
+    p = Program(REGS)
+    p.mul("XP", "XP", "R2")
+    p.mul("YP", "YP", "R2")
+    p.mul("A", "A", "R2")
+    p.mul("B", "B", "R2")
+    p.sqr("T1", "YP")              # y²
+    p.sqr("T2", "XP")
+    p.add("T2", "T2", "A")
+    p.mul("T2", "T2", "XP")
+    p.add("T2", "T2", "B")         # x³ + a·x + b
+    p.compare("T1", "T2")
+    return p
+
+
+def is_on_curve(unit: Unit, curve: Curve, point: tuple[int, int]) -> bool:
+    """y² == x³ + a·x + b, computed and compared on the unit (coordinates must be < p)."""
+    session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
+    for name, value in (("XP", point[0]), ("YP", point[1]), ("A", curve.a), ("B", curve.b)):
+        session.write(name, value)
+    responses = execute(unit, _on_curve_program().commands, f"{curve.name} on-curve check")
+    return bool(responses[-1].flags >> 1 & 1)
+
+
+@functools.cache
+def _add_programs() -> tuple[Program, Program, Program, Program]:
+    """Affine P + Q for public points: compare, then add or double with MINV (variable time)."""
+    cmp = Program(REGS)
+    cmp.compare("XA", "XB")
+    cmp_y = Program(REGS)
+    cmp_y.compare("YA", "YB")
+    add = Program(REGS)
+    add.sub("T1", "XB", "XA")      # x2 − x1 (plain values: differences are the same in any form)
+    add.sub("T2", "YB", "YA")
+    _finish(add, "T2", "T1")
+    dbl = Program(REGS)
+    dbl.mul("T3", "XA", "R2")      # x in Montgomery form
+    dbl.sqr("T1", "T3")
+    dbl.dbl("T2", "T1")
+    dbl.add("T2", "T2", "T1")
+    dbl.one("ONE")
+    dbl.mul("T2", "T2", "ONE")     # 3x² (plain)
+    dbl.add("T2", "T2", "A")       # + a
+    dbl.dbl("T1", "YA")            # 2y
+    dbl.mov("XB", "XA")
+    _finish(dbl, "T2", "T1")
+    return cmp, cmp_y, add, dbl
+
+
+def _finish(p: Program, num: str, den: str) -> None:
+    """λ = num/den (plain), x3 = λ² − x1 − x2, y3 = λ(x1 − x3) − y1, results plain in (XA, YA)."""
+    p.inverse("T3", den)
+    p.mul("T3", "T3", "R2")        # den⁻¹·R
+    p.mul("T3", "T3", num)         # λ (plain)
+    p.mul("T4", "T3", "R2")        # λ·R
+    p.mul("T5", "T4", "T3")        # λ² (plain)
+    p.sub("T5", "T5", "XA")
+    p.sub("T5", "T5", "XB")        # x3
+    p.sub("T6", "XA", "T5")
+    p.mul("T6", "T6", "T4")        # λ(x1 − x3)
+    p.sub("YA", "T6", "YA")
+    p.mov("XA", "T5")
+
+
+def add_public(unit: Unit, curve: Curve, p1: tuple[int, int] | None,
+               p2: tuple[int, int] | None) -> tuple[int, int] | None:
+    """p1 + p2 for public affine points (None = the point at infinity), on the unit."""
+    if p1 is None:
+        return p2
+    if p2 is None:
+        return p1
+    session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
+    cmp, cmp_y, add, dbl = _add_programs()
+    session.write("XA", p1[0])
+    session.write("YA", p1[1])
+    session.write("XB", p2[0])
+    session.write("YB", p2[1])
+    session.write("A", curve.a)
+    if execute(unit, cmp.commands, "point comparison")[-1].flags >> 1 & 1:
+        if not execute(unit, cmp_y.commands, "point comparison")[-1].flags >> 1 & 1:
+            return None                       # P + (−P)
+        if p1[1] == 0:
+            return None                       # 2-torsion (cannot occur on these prime-order curves)
+        execute(unit, dbl.commands, f"{curve.name} point doubling")
+    else:
+        execute(unit, add.commands, f"{curve.name} point addition")
+    return session.read("XA"), session.read("YA")
+
+
+@functools.cache
+def _negate_program() -> Program:
+    p = Program(REGS)
+    p.zero("T1")
+    p.sub("YA", "T1", "YA")
+    return p
+
+
+def negate(unit: Unit, curve: Curve, point: tuple[int, int]) -> tuple[int, int]:
+    """−(x, y) = (x, −y mod p), the subtraction on the unit."""
+    session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
+    session.write("YA", point[1])
+    execute(unit, _negate_program().commands, "point negation")
+    return point[0], session.read("YA")
+
+
+# ---------------------------------------------------------------------------------------------
+# u1·G + u2·Q for ECDSA verification (public scalars): Shamir's trick in Jacobian coordinates.
+# Per bit one doubling (see jacobian_double) and, for a non-zero bit pair, one mixed addition of
+# G, Q or G + Q (8M + 3S). The host picks the table entry from the public bits. Every addition
+# also compares H with 0 on the unit: if any addition hit the exceptional case (equal or opposite
+# points), the caller falls back to the ladders, which are correct there.
+# ---------------------------------------------------------------------------------------------
+
+def jacobian_double(p: Program, curve: Curve) -> None:
+    """(XA, YA, ZA := NUM) ← 2·(XA, YA, ZA) in Jacobian coordinates, Montgomery form.
+
+    a = −3: α = 3(X − Z²)(X + Z²); a = 0: α = 3X²; otherwise α = 3X² + a·Z⁴. With γ2 = 2Y²:
+    X3 = α² − 2·(2X·γ2), Y3 = α(2X·γ2 − X3) − 2·γ2², Z3 = 2·Y·Z — 3M + 5S (a = −3) and 10 modular
+    additions/doublings (12 for a = −3)."""
+    a_is_minus_3 = curve.a == curve.modulus - 3
+    p.sqr("T1", "NUM")             # δ = Z²
+    p.sqr("T2", "YA")
+    p.dbl("T2", "T2")              # γ2 = 2Y²
+    p.mul("T3", "XA", "T2")
+    p.dbl("T3", "T3")              # 4β = 4X·Y²
+    if a_is_minus_3:
+        p.sub("T4", "XA", "T1")
+        p.add("T5", "XA", "T1")
+        p.mul("T4", "T4", "T5")    # (X − δ)(X + δ)
+    else:
+        p.sqr("T4", "XA")
+        if curve.a != 0:
+            p.sqr("T5", "T1")
+            p.mul("T5", "T5", "A")  # a·Z⁴ (A holds a·R)
+    p.dbl("T6", "T4")
+    p.add("T4", "T6", "T4")        # α = 3(X² − Z⁴) or 3X²
+    if not a_is_minus_3 and curve.a != 0:
+        p.add("T4", "T4", "T5")    # + a·Z⁴
+    p.mul("NUM", "YA", "NUM")
+    p.dbl("NUM", "NUM")            # Z3 = 2·Y·Z
+    p.sqr("XA", "T4")
+    p.sub("XA", "XA", "T3")
+    p.sub("XA", "XA", "T3")        # X3 = α² − 8β
+    p.sub("T3", "T3", "XA")
+    p.mul("T3", "T4", "T3")        # α(4β − X3)
+    p.sqr("T2", "T2")
+    p.dbl("T2", "T2")              # 8Y⁴ = 2·γ2²
+    p.sub("YA", "T3", "T2")        # Y3
+
+
+def _mixed_add(p: Program, x2: str, y2: str) -> None:
+    """(XA, YA, NUM) ← (XA, YA, NUM) + (x2, y2) (affine, Montgomery form). Its sixth command
+    compares H with 0 (DEN): EQ set means equal or opposite points, where the formula fails."""
+    p.sqr("T1", "NUM")             # Z1²
+    p.mul("T2", "T1", "NUM")       # Z1³
+    p.mul("T1", "T1", x2)          # U2
+    p.mul("T2", "T2", y2)          # S2
+    p.sub("T1", "T1", "XA")        # H
+    p.compare("T1", "DEN")         # DEN holds 0: EQ = exceptional
+    p.sub("T2", "T2", "YA")        # r
+    p.mul("NUM", "NUM", "T1")      # Z3 = Z1·H
+    p.sqr("T3", "T1")              # H²
+    p.mul("T4", "T3", "T1")        # H³
+    p.mul("T3", "XA", "T3")        # V = X1·H²
+    p.sqr("XA", "T2")
+    p.sub("XA", "XA", "T4")
+    p.sub("XA", "XA", "T3")
+    p.sub("XA", "XA", "T3")        # X3 = r² − H³ − 2V
+    p.sub("T3", "T3", "XA")
+    p.mul("T3", "T2", "T3")
+    p.mul("T4", "YA", "T4")
+    p.sub("YA", "T3", "T4")        # Y3 = r(V − X3) − Y1·H³
+
+
+@functools.cache
+def _shamir_blocks(curve: Curve) -> tuple[Program, Program, dict[int, Program], Program]:
+    setup = Program(REGS)
+    setup.one("ONE")
+    setup.zero("DEN")
+    for reg in ("XP", "YP", "XB", "YB", "W0", "W1", "A"):
+        setup.mul(reg, reg, "R2")
+    setup.mul("NUM", "ONE", "R2")  # Z = 1
+    double = Program(REGS)
+    jacobian_double(double, curve)
+    adds = {}
+    for index, (x, y) in {1: ("XP", "YP"), 2: ("XB", "YB"), 3: ("W0", "W1")}.items():
+        adds[index] = Program(REGS)
+        _mixed_add(adds[index], x, y)
+    finish = Program(REGS)         # x = X / Z² (plain), Z inverted by MINV (public value)
+    finish.mul("T1", "NUM", "ONE")
+    finish.inverse("T2", "T1")
+    finish.mul("T2", "T2", "R2")   # Z⁻¹·R
+    finish.sqr("T2", "T2")
+    finish.mul("XA", "XA", "T2")
+    finish.mul("XA", "XA", "ONE")
+    return setup, double, adds, finish
+
+
+def double_scalar_x(unit: Unit, curve: Curve, u1: int, u2: int, q: tuple[int, int],
+                    g_plus_q: tuple[int, int]) -> int | None:
+    """x(u1·G + u2·Q) for public u1, u2 in [1, n−1]; None if an exceptional addition occurred
+    (the caller then uses the ladders)."""
+    setup, double, adds, finish = _shamir_blocks(curve)
+    to_montgomery = Program(REGS)
+    to_montgomery.mul("XA", "XA", "R2")
+    to_montgomery.mul("YA", "YA", "R2")
+    table = {1: curve.generator, 2: q, 3: g_plus_q}
+    top = max(u1.bit_length(), u2.bit_length()) - 1
+    first = ((u1 >> top) & 1) | (((u2 >> top) & 1) << 1)
+    commands = list(setup.commands)
+    session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
+    for name, value in (("XP", curve.gx), ("YP", curve.gy), ("XB", q[0]), ("YB", q[1]),
+                        ("W0", g_plus_q[0]), ("W1", g_plus_q[1]), ("A", curve.a),
+                        ("XA", table[first][0]), ("YA", table[first][1])):
+        session.write(name, value)
+    commands += to_montgomery.commands
+    compare_positions = []
+    for i in range(top - 1, -1, -1):
+        commands += double.commands
+        index = ((u1 >> i) & 1) | (((u2 >> i) & 1) << 1)
+        if index:
+            compare_positions.append(len(commands) + 5)
+            commands += adds[index].commands
+    commands += finish.commands
+    responses = execute(unit, commands, f"{curve.name} double scalar multiplication")
+    if any(responses[pos].flags >> 1 & 1 for pos in compare_positions):
+        return None
+    return session.read("XA")
+
