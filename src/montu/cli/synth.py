@@ -1,9 +1,88 @@
-"""`montu synth`: the open FPGA flow (owned by issue #6)."""
+"""`montu synth` (the open FPGA flow) and `montu report` (docs/performance.md), issue #6."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from montu.errors import MontuError
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    """Nothing yet: issue #6 adds `montu synth` here."""
+    synth = commands.add_parser(
+        "synth", help="synthesize, place and route the unit on an ECP5-85 (Yosys + nextpnr) "
+                      "-> bench/results/synth.json")
+    synth.add_argument("--word", type=int, default=64, help="Word: 32 or 64 (default 64)")
+    synth.add_argument("--lanes", type=int, default=2, help="Lanes: 1, 2 or 4 (default 2)")
+    synth.add_argument("--max-bits", type=int, default=4096, help="MaxBits (default 4096)")
+    synth.add_argument("--num-regs", type=int, default=32, help="NumRegs: 16 .. 32 (default 32)")
+    synth.add_argument("--top", default="montu_top",
+                       choices=("montu_top", "montu_mont", "montu_inv", "montu_wordop"),
+                       help="the unit (default) or one engine on its own, with the unit's "
+                            "Word/Lanes/MaxBits: shows which engine limits fmax")
+    synth.add_argument("--sweep", action="store_true",
+                       help="all of Word {32,64} x Lanes {1,2,4} x MaxBits {1024,4096}")
+    synth.add_argument("--only-missing", action="store_true",
+                       help="with --sweep: skip configurations already in the results file "
+                            "for the current RTL")
+    synth.add_argument("--speed", type=int, default=6, help="ECP5 speed grade 6, 7, 8 (default 6)")
+    synth.add_argument("--seed", type=int, default=1, help="nextpnr placer seed (default 1)")
+    synth.add_argument("--freq", type=float, default=100.0, help="target fmax in MHz (default 100)")
+    synth.add_argument("--timeout", type=float, default=7200.0,
+                       help="seconds each tool may run per configuration (default 7200)")
+    synth.add_argument("-o", "--output", type=Path, default=Path("bench/results/synth.json"))
+    synth.set_defaults(func=_synth)
+
+    report = commands.add_parser(
+        "report", help="regenerate docs/performance.md and its plots from bench/results/*.json")
+    report.add_argument("--results", type=Path, default=None,
+                        help="directory of the JSON results (default: the repository's bench/results)")
+    report.add_argument("-o", "--output", type=Path, default=None,
+                        help="the Markdown file to write (default: the repository's docs/performance.md)")
+    report.set_defaults(func=_report)
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from montu.synth import SWEEP, Device, SynthConfig, flow, results
+    from montu.synth.progress import Progress
+
+    device = Device(speed=args.speed, seed=args.seed, target_mhz=args.freq)
+    configs = list(SWEEP) if args.sweep else [
+        SynthConfig(word=args.word, lanes=args.lanes, max_bits=args.max_bits, num_regs=args.num_regs,
+                     top=args.top)]
+    rtl = results.rtl_digest()
+    data = results.load(args.output)
+    if args.only_missing:
+        done = {tuple(sorted(r["config"].items())) for r in data["runs"] if r.get("rtl_sha256") == rtl}
+        configs = [c for c in configs if tuple(sorted(c.label.items())) not in done]
+    versions = flow.tool_versions()
+    failures: list[str] = []
+    with Progress(len(configs)) as progress:
+        for index, config in enumerate(configs, 1):
+            progress.start(index, config.name)
+            try:
+                result = flow.run(config, device, timeout=args.timeout, progress=progress.step,
+                                  versions=versions)
+            except MontuError as exc:
+                if not args.sweep:
+                    raise
+                failures.append(f"{config.name}: {str(exc).splitlines()[0]}")
+                progress.done(f"FAILED: {str(exc).splitlines()[0]}")
+                continue
+            data = results.merge(results.load(args.output), result, rtl)
+            results.save(data, args.output)
+            c = result.cells
+            progress.done(f"fmax {result.fmax_mhz:.1f} MHz, LUT4 {c['LUT4']}, CCU2C {c['CCU2C']}, "
+                          f"FF {c['TRELLIS_FF']}, MULT18X18D {c['MULT18X18D']}, DP16KD {c['DP16KD']}")
+    print(f"wrote {args.output}")
+    if failures:
+        raise MontuError(f"{len(failures)} configuration(s) failed: " + "; ".join(failures))
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from montu.report import performance
+
+    out = performance.generate(results_dir=args.results, output=args.output)
+    print(f"wrote {out}")
+    return 0
