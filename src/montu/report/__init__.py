@@ -1,0 +1,1 @@
+"""Reports generated from bench/results/*.json: `montu report` writes docs/performance.md."""

