@@ -131,10 +131,21 @@ def test_ecdh_matches_openssl(name: str, work: Path) -> None:
     peer = ec.load_pem(ossl_public.read_bytes())
     assert isinstance(peer, ec.EcPublicKey)
     assert montu_key(name).exchange(peer) == expected
-    # OpenSSL with Montu's private key file, and Montu with OpenSSL's, agree as well
+    # OpenSSL with Montu's private key file agrees as well
     assert openssl(
         "pkeyutl", "-derive", "-inkey", montu_private, "-peerkey", ossl_public
     ).stdout == expected
+
+
+@pytest.mark.parametrize("name", ["P-256", "P-521", "K-283", "B-409"])
+def test_ecdh_with_openssls_private_key_file(name: str, work: Path) -> None:
+    # the other direction: Montu loads OpenSSL's private key (checking its point is d·G) and
+    # derives with Montu's public key (a sample of curves: two more ladders each)
+    _sec1, _pkcs8, montu_public = write_montu_key(work, name)
+    ossl_private, _ossl_public = openssl_key(work, name)
+    expected = openssl(
+        "pkeyutl", "-derive", "-inkey", ossl_private, "-peerkey", montu_public
+    ).stdout
     ossl_key = ec.load_pem(ossl_private.read_bytes())
     assert isinstance(ossl_key, ec.EcPrivateKey)
     assert ossl_key.exchange(montu_key(name).public_key()) == expected
