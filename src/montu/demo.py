@@ -100,7 +100,7 @@ def _rsa(unit: Unit, ossl: _OpenSsl, out: Out) -> None:
     ossl.write("msg", message)
     ossl.check("pkey -check of the Montu key", "pkey", "-in", "rsa_key.pem", "-check", "-noout")
     signature = step("sign, PKCS#1 v1.5 SHA-256", lambda: key.sign(message))
-        if not step("verify (e = 65537)", lambda: public.verify(signature, message)):
+    if not step("verify (e = 65537)", lambda: public.verify(signature, message)):
         raise MontuError("the unit rejected its own signature")
     ossl.write("rsa_sig", signature)
     ossl.check("dgst -verify of the Montu signature", "dgst", "-sha256", "-verify", "rsa_pub.pem",

@@ -298,8 +298,9 @@ class Unit:
 
     @property
     def window_bits(self) -> int:
-        """The window width of mod_exp: the widest table of 2^w registers that leaves R0..R7 free."""
-        return max(w for w in (1, 2, 3, 4, 5) if (1 << w) + 8 <= self.num_regs)
+        """The window width of mod_exp: the widest table of 2^w registers that leaves R0..R7 free,
+        with w dividing 64 (so the ⌈E/w⌉ windows of an E ≤ L-bit exponent fit the L-bit register)."""
+        return max(w for w in (1, 2, 4) if (1 << w) + 8 <= self.num_regs)
 
     def _to_montgomery(self, reg: int, value: int, n: int, k: int) -> None:
         """reg = value·R mod n for any value < 2^(2L), on the unit: value = hi·2^L + lo, so
