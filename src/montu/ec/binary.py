@@ -18,7 +18,7 @@ from montu.arith.field import Field
 from montu.driver import Unit
 from montu.ec.curves import Curve
 from montu.ec.program import Program, Registers, execute
-from montu.ec.session import FieldSession, flag_words, ladder_flags
+from montu.ec.session import FieldSession, add_affine, flag_words, ladder_flags
 
 _NAMES = ("R2", "ONE", "A", "B", "SB", "XP", "YP", "XA", "YA", "ZA", "XB", "YB", "ZB",
           "T1", "T2", "T3", "T4", "T5", "INV", "I1", "I2", "F0", "F1", "F2")
@@ -244,26 +244,8 @@ def _finish(p: Program) -> None:
 def add_public(unit: Unit, curve: Curve, p1: tuple[int, int] | None,
                p2: tuple[int, int] | None) -> tuple[int, int] | None:
     """p1 + p2 for public affine points (None = the point at infinity), on the unit."""
-    if p1 is None:
-        return p2
-    if p2 is None:
-        return p1
-    session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
-    cmp, cmp_y, add, dbl = _add_programs()
-    session.write("XA", p1[0])
-    session.write("YA", p1[1])
-    session.write("XB", p2[0])
-    session.write("YB", p2[1])
-    session.write("A", curve.a)
-    if execute(unit, cmp.commands, "point comparison")[-1].flags >> 1 & 1:
-        if not execute(unit, cmp_y.commands, "point comparison")[-1].flags >> 1 & 1:
-            return None                       # P + (−P)
-        if p1[0] == 0:
-            return None                       # the point of order 2 doubled
-        execute(unit, dbl.commands, f"{curve.name} point doubling")
-    else:
-        execute(unit, add.commands, f"{curve.name} point addition")
-    return session.read("XA"), session.read("YA")
+    return add_affine(unit, curve, Field.GF2M, REGS, _add_programs(), p1, p2,
+                      two_torsion_coordinate=0)
 
 
 @functools.cache

@@ -20,7 +20,7 @@ from montu.arith.field import Field
 from montu.driver import Unit
 from montu.ec.curves import Curve
 from montu.ec.program import Program, Registers, execute
-from montu.ec.session import FieldSession, flag_words, ladder_flags
+from montu.ec.session import FieldSession, add_affine, flag_words, ladder_flags
 
 _TABLE = tuple(f"W{i}" for i in range(9))  # x², x, x³ … x¹⁵ for the Fermat inversion
 _NAMES = ("R2", "ONE", "A", "B", "XP", "YP", "NYP", "XA", "YA", "XB", "YB",
@@ -221,26 +221,8 @@ def _finish(p: Program, num: str, den: str) -> None:
 def add_public(unit: Unit, curve: Curve, p1: tuple[int, int] | None,
                p2: tuple[int, int] | None) -> tuple[int, int] | None:
     """p1 + p2 for public affine points (None = the point at infinity), on the unit."""
-    if p1 is None:
-        return p2
-    if p2 is None:
-        return p1
-    session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
-    cmp, cmp_y, add, dbl = _add_programs()
-    session.write("XA", p1[0])
-    session.write("YA", p1[1])
-    session.write("XB", p2[0])
-    session.write("YB", p2[1])
-    session.write("A", curve.a)
-    if execute(unit, cmp.commands, "point comparison")[-1].flags >> 1 & 1:
-        if not execute(unit, cmp_y.commands, "point comparison")[-1].flags >> 1 & 1:
-            return None                       # P + (−P)
-        if p1[1] == 0:
-            return None                       # 2-torsion (cannot occur on these prime-order curves)
-        execute(unit, dbl.commands, f"{curve.name} point doubling")
-    else:
-        execute(unit, add.commands, f"{curve.name} point addition")
-    return session.read("XA"), session.read("YA")
+    return add_affine(unit, curve, Field.GFP, REGS, _add_programs(), p1, p2,
+                      two_torsion_coordinate=1)
 
 
 @functools.cache

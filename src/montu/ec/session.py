@@ -68,3 +68,35 @@ def fixed_length_scalar(k: int, n: int) -> int:
     bits = n.bit_length()
     k1 = k + n
     return k1 + (1 - (k1 >> bits)) * n  # k1 >> bits is 1 when k + n already has bits(n) + 1 bits
+
+
+def add_affine(unit: Unit, curve, field: Field, registers: Registers, programs,
+               p1: tuple[int, int] | None, p2: tuple[int, int] | None,
+               two_torsion_coordinate: int) -> tuple[int, int] | None:
+    """p1 + p2 for PUBLIC affine points (None = infinity) on the unit, shared by both fields.
+
+    programs = (compare x, compare y, add, double) for registers XA YA XB YB A; a point whose
+    coordinate `two_torsion_coordinate` (0: x, 1: y) is 0 has order 2, so doubling it gives
+    infinity (GF(2^m): x = 0; GF(p): y = 0). The branches follow public data only."""
+    from montu.ec.program import execute
+
+    if p1 is None:
+        return p2
+    if p2 is None:
+        return p1
+    session = FieldSession(unit, curve.modulus, field, registers)
+    cmp, cmp_y, add, dbl = programs
+    session.write("XA", p1[0])
+    session.write("YA", p1[1])
+    session.write("XB", p2[0])
+    session.write("YB", p2[1])
+    session.write("A", curve.a)
+    if execute(unit, cmp.commands, "point comparison")[-1].flags >> 1 & 1:
+        if not execute(unit, cmp_y.commands, "point comparison")[-1].flags >> 1 & 1:
+            return None                       # P + (−P)
+        if p1[two_torsion_coordinate] == 0:
+            return None                       # a point of order 2, doubled
+        execute(unit, dbl.commands, f"{curve.name} point doubling")
+    else:
+        execute(unit, add.commands, f"{curve.name} point addition")
+    return session.read("XA"), session.read("YA")
