@@ -29,6 +29,7 @@ package montu_pkg;
   localparam logic [7:0] OpMadd = 8'h11;  // MADD
   localparam logic [7:0] OpMsub = 8'h12;  // MSUB
   localparam logic [7:0] OpMdbl = 8'h13;  // MDBL
+  localparam logic [7:0] OpMlin = 8'h24;  // MLIN
   localparam logic [7:0] OpAdd = 8'h14;  // ADD
   localparam logic [7:0] OpSub = 8'h15;  // SUB
   localparam logic [7:0] OpSadd = 8'h16;  // SADD

@@ -16,9 +16,11 @@ from montu.isa import Response, decode_slots, load
 from montu.isa.table import Instruction
 from montu.sim.inversion import run_inversion
 
-_MODULAR = frozenset({"STARTMMI", "MMX", "MADD", "MSUB", "MDBL"})
+_MODULAR = frozenset({"STARTMMI", "MMX", "MADD", "MSUB", "MDBL", "MLIN"})
 _WINDOWED = frozenset({"SHLX", "MMX"})
 MAX_WINDOW_BITS = 5  # SHLX/MMX window width: imm in 1 .. 5
+MLIN_MAX_CONSTANT = 3  # MLIN: each constant in -3 .. 3
+MLIN_CHAINS = 6        # MLIN: carry chains V + (o - i)·N, i = 0 .. 5
 
 
 class _Fault(Exception):
@@ -144,6 +146,8 @@ class Simulator:
                 raise _Fault("E_BAD_REG")  # the table R[rb] .. R[rb + 2^imm - 1] must exist
             if not 1 <= width <= MAX_WINDOW_BITS:
                 raise _Fault("E_BAD_IMM")
+        if ins.name == "MLIN" and any(abs(c) > MLIN_MAX_CONSTANT for c in mlin_constants(slots["imm"])):
+            raise _Fault("E_BAD_IMM")
         if ins.name == "SETMMI" and not 1 <= slots["imm"] <= self.max_bits // 64:
             raise _Fault("E_BAD_LENGTH")
         if ins.name in _MODULAR and self.modulus_reg is None:
@@ -248,6 +252,18 @@ class Simulator:
             self._write(s["rd"], t - n if t >= n else t)
         return 0
 
+    def _op_mlin(self, s: dict[str, int], data: int) -> int:
+        ca, cb = mlin_constants(s["imm"])
+        a, b, n = self._read(s["ra"]), self._read(s["rb"]), self._modulus()
+        if self.gf2m:
+            self._write(s["rd"], (a if ca & 1 else 0) ^ (b if cb & 1 else 0))
+            return 0
+        v = ca * a + cb * b
+        offset = max(-ca, 0) + max(-cb, 0)
+        chosen = sum(1 for i in range(1, MLIN_CHAINS) if v + (offset - i) * n >= 0)
+        self._write(s["rd"], v + (offset - chosen) * n)
+        return 0
+
     def _op_minv(self, s: dict[str, int], data: int) -> tuple[int, int]:
         """rd = ra^-1 mod rb; returns (data, cycles) or raises _Fault with the run's cycles."""
         run = run_inversion(self._read(s["ra"]), self._read(s["rb"]), gf2m_mode=bool(self.gf2m),
@@ -339,6 +355,13 @@ class Simulator:
         self._write(s["ra"], a)
         self._write(s["rb"], b)
         return 0
+
+
+def mlin_constants(imm: int) -> tuple[int, int]:
+    """MLIN's (ca, cb): imm[3:0] and imm[7:4] as 4-bit two's-complement numbers."""
+    def signed4(nibble: int) -> int:
+        return nibble - 16 if nibble & 8 else nibble
+    return signed4(imm & 0xF), signed4((imm >> 4) & 0xF)
 
 
 def _poly_inverse_mod_xk(n: int, k: int) -> int:
