@@ -58,9 +58,10 @@ def test_recoding_reconstructs_the_scalar() -> None:
     rng = random.Random(7)
     for k in [1, curve.n - 1] + [rng.randrange(1, curve.n) for _ in range(50)]:
         indices, negate = comb.recode(k, curve)
+        assert len(indices) == d and len(negate) == d + 1   # the last flag negates the result
         total = 0
         for column, (u, neg) in enumerate(zip(indices, negate)):
             i = d - 1 - column
             value = (1 << (3 * d)) + sum((1 if (u >> m) & 1 else -1) << (m * d) for m in range(3))
             total += (-value if neg else value) << i
-        assert total % curve.n == k
+        assert (-total if negate[-1] else total) % curve.n == k

@@ -28,7 +28,7 @@ import weakref
 
 from montu.arith.field import Field
 from montu.driver import Unit
-from montu.ec import prime
+from montu.ec import doubled_y
 from montu.ec.curves import Curve
 from montu.ec.program import Program, Registers, execute
 from montu.ec.session import FieldSession, flag_words
@@ -48,13 +48,16 @@ def supported(curve: Curve) -> bool:
 
 
 def columns(curve: Curve) -> int:
-    return -(-(curve.n.bit_length() + 1) // TEETH)
+    """d = ⌈bits(n)/4⌉: k' < n < 2^(4d)."""
+    return -(-curve.n.bit_length() // TEETH)
 
 
 def recode(k: int, curve: Curve) -> tuple[list[int], list[int]]:
-    """(table indices u, negate flags) per column, top column first."""
+    """(table indices u, negate flags) per column, top column first, and one more flag: negate
+    the result (k even: k' = n − k, k·G = −(k'·G))."""
     d = columns(curve)
-    odd = k + (1 - (k & 1)) * curve.n                  # k or k + n, whichever is odd
+    even = 1 - (k & 1)
+    odd = k + even * (curve.n - 2 * k)                 # k (odd) or n − k (k even)
     c = (odd + (1 << (TEETH * d)) - 1) >> 1
     signs = [2 * ((c >> j) & 1) - 1 for j in range(TEETH * d)]
     indices, negate = [], []
@@ -62,7 +65,7 @@ def recode(k: int, curve: Curve) -> tuple[list[int], list[int]]:
         sigma = signs[i + (TEETH - 1) * d]
         indices.append(sum(((sigma * signs[i + m * d] + 1) >> 1) << m for m in range(TABLE_BITS)))
         negate.append((1 - sigma) >> 1)
-    return indices, negate
+    return indices, negate + [even]
 
 
 def _index_words(indices: list[int], length_bits: int) -> list[int]:
@@ -78,50 +81,21 @@ def _index_words(indices: list[int], length_bits: int) -> list[int]:
 
 
 def _select(p: Program, d_x: str, d_y: str, src_x: str, src_y: str) -> None:
-    """d_x = src_x·T[X].x, d_y = ±src_y·T[X].y: next index into X, next sign into C."""
-    p.shift_window("IDX", TABLE_BITS)
-    p.mul_table(d_x, src_x, _TX[0], TABLE_BITS)
-    p.mul_table(d_y, src_y, _TY[0], TABLE_BITS)
-    p.sub("T6", "ZERO", d_y)
-    p.shift_flag("SGN")
-    p.cswap(d_y, "T6")
+    """d_x = src_x·T[X].x, d_y = ±src_y·T[X].ŷ: next index into X, next sign into C."""
+    doubled_y.select_point(p, d_x, d_y, src_x, src_y, (_TX[0], _TY[0]), TABLE_BITS)
 
 
-def add_selected(p: Program, compares: list[int]) -> None:
-    """(XA, YA, NUM) += ±T[X] (mixed Jacobian + affine addition, 8M + 3S), the entry and sign
-    chosen by the next index (SHLX) and sign (SHL1); the position of its CMP(H, 0) goes to
-    `compares` (EQ set: exceptional addition)."""
-    p.sqr("T1", "NUM")                     # Z1²
-    p.mul("T2", "T1", "NUM")               # Z1³
-    _select(p, "T1", "T2", "T1", "T2")     # U2 = x2·Z1², S2 = ±y2·Z1³
-    p.sub("T1", "T1", "XA")                # H
-    compares.append(len(p.commands))
-    p.compare("T1", "ZERO")
-    p.sub("T2", "T2", "YA")                # r
-    p.mul("NUM", "NUM", "T1")              # Z3 = Z1·H
-    p.sqr("T3", "T1")
-    p.mul("T4", "T3", "T1")                # H³
-    p.mul("T3", "XA", "T3")                # V = X1·H²
-    p.sqr("XA", "T2")
-    p.sub("XA", "XA", "T4")
-    p.sub("XA", "XA", "T3")
-    p.sub("XA", "XA", "T3")                # X3 = r² − H³ − 2V
-    p.sub("T3", "T3", "XA")
-    p.mul("T3", "T2", "T3")
-    p.mul("T4", "YA", "T4")
-    p.sub("YA", "T3", "T4")                # Y3 = r(V − X3) − Y1·H³
+def add_selected(p: Program) -> None:
+    """(XA, Ŷ, NUM) += ±T[X] (doubled-Y mixed addition, 11M + 8 MLIN), the entry and sign chosen
+    by the next index (SHLX) and sign (SHL1); exceptional additions leave Z = 0
+    (`doubled_y.check_exceptional`)."""
+    doubled_y.add_selected(p, (_TX[0], _TY[0]), TABLE_BITS)
 
 
-def finish_affine(p: Program, curve: Curve) -> None:
-    """(XA, YA) ← affine plain coordinates of the Jacobian (XA, YA, NUM): Fermat inversion of Z,
+def finish_affine(p: Program, curve: Curve, *, negate: bool = False) -> None:
+    """(XA, YA) ← affine plain coordinates of the Jacobian (XA, Ŷ, NUM): Fermat inversion of Z,
     using the table registers as scratch."""
-    p.power("T1", "NUM", curve.modulus - 2, ("T2",) + _TX)
-    p.sqr("T2", "T1")
-    p.mul("T1", "T2", "T1")
-    p.mul("XA", "XA", "T2")
-    p.mul("YA", "YA", "T1")
-    p.mul("XA", "XA", "ONE")
-    p.mul("YA", "YA", "ONE")
+    doubled_y.finish_affine(p, curve, _TX, negate=negate)
 
 
 @functools.cache
@@ -134,17 +108,20 @@ def comb_program(curve: Curve, length_bits: int) -> tuple[Program, list[int]]:
     p.one("ONE")
     p.zero("ZERO")
     p.mul("MONE", "ONE", "R2")                     # 1 in Montgomery form (R mod p)
-    for reg in _TX + _TY:
+    p.lin("T1", 2, "R2")                            # 2R² mod p: ŷ = 2y in Montgomery form
+    for reg in _TX:
         p.mul(reg, reg, "R2")
+    for reg in _TY:
+        p.mul(reg, reg, "T1")
     _select(p, "XA", "YA", "MONE", "MONE")         # Q = σ·T[u] (top column), Z = 1
     p.mov("NUM", "MONE")
-    compares = []
     double = Program(REGS)
-    prime.jacobian_double(double, curve)           # uses T1…T6, XA, YA, NUM
+    doubled_y.double(double, curve)                # uses T1…T6, XA, YA, NUM
     for _ in range(d - 1):
         p.extend(double)
-        add_selected(p, compares)
-    finish_affine(p, curve)
+        add_selected(p)
+    compares = [doubled_y.check_exceptional(p)]
+    finish_affine(p, curve, negate=True)
     return p, compares
 
 

@@ -51,11 +51,11 @@ def _zaddc(p: Program) -> None:
     p.sub("YA", "YA", "T6")        # Y(A−B) = (Y1 + Y2)(W1 − X3') − A1
 
 
-def _zaddu(p: Program) -> None:
+def _zaddu(p: Program, factor: str = "T1") -> None:
     """(B, A) co-Z → A = B + A, B = B with the new Z (XYCZ-ADD): 6M + 7A. Leaves XB_old − XA_old
-    (the factor of the new Z) in T1."""
-    p.sub("T1", "XB", "XA")
-    p.sqr("T2", "T1")              # C
+    (the factor of the new Z) in `factor` (T1 unless named; not T2, T4, T5, T6)."""
+    p.sub(factor, "XB", "XA")
+    p.sqr("T2", factor)            # C
     p.mul("XB", "XB", "T2")        # W1 = X1·C: B's new X
     p.mul("T4", "XA", "T2")        # W2
     p.sub("T5", "YB", "YA")        # Y1 − Y2
