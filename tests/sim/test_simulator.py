@@ -280,3 +280,58 @@ def test_minv_one_bit_mode_is_alg3_step_by_step_and_slower():
     a = sim.execute(encode("MINV", rd=3, ra=2, rb=1))
     b = sim.execute(encode("MINV", rd=4, ra=2, rb=1, imm=1))
     assert a.err == b.err == 0 and read_reg(sim, 3) == read_reg(sim, 4) == pow(7, -1, 101)
+
+
+def _mlin_imm(ca: int, cb: int) -> int:
+    return (ca & 0xF) | ((cb & 0xF) << 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(k=st.sampled_from([1, 2, 4, 9]), ca=st.integers(-3, 3), cb=st.integers(-3, 3), data=st.data())
+def test_mlin_is_the_small_linear_combination_mod_n(k, ca, cb, data):
+    """MLIN: rd = ca·ra + cb·rb mod N, fully reduced, for every constant pair and operands < N
+    (extremes included), in 2W + 1 cycles, flags unchanged; rd may be ra."""
+    L = 64 * k
+    n = data.draw(st.one_of(st.just((1 << L) - 1), st.integers(3, (1 << L) - 1))) | 1
+    a = data.draw(st.one_of(st.just(0), st.just(n - 1), st.integers(0, n - 1)))
+    b = data.draw(st.one_of(st.just(0), st.just(n - 1), st.integers(0, n - 1)))
+    sim = setup(k)
+    for reg, value in ((1, n), (2, a), (3, b)):
+        load_reg(sim, reg, value)
+    assert sim.execute(encode("SETMOD", ra=1)).err == 0
+    flags = sim.flags
+    rsp = sim.execute(encode("MLIN", rd=4, ra=2, rb=3, imm=_mlin_imm(ca, cb)))
+    assert rsp.err == 0 and rsp.flags == flags
+    assert rsp.cycles == 2 * (L // 64) + 1
+    assert read_reg(sim, 4) == (ca * a + cb * b) % n
+    assert sim.execute(encode("MLIN", rd=2, ra=2, rb=3, imm=_mlin_imm(ca, cb))).err == 0
+    assert read_reg(sim, 2) == (ca * a + cb * b) % n
+
+
+def test_mlin_in_gf2m_takes_the_constants_mod_2():
+    rng = random.Random(5)
+    f = gf2m.NIST_POLYNOMIALS[283]
+    sim = setup(5, field=1)
+    a, b = rng.getrandbits(283), rng.getrandbits(283)
+    for reg, value in ((1, f), (2, a), (3, b)):
+        load_reg(sim, reg, value)
+    assert sim.execute(encode("SETMOD", ra=1)).err == 0
+    for ca in range(-3, 4):
+        for cb in range(-3, 4):
+            assert sim.execute(encode("MLIN", rd=4, ra=2, rb=3, imm=_mlin_imm(ca, cb))).err == 0
+            assert read_reg(sim, 4) == (a if ca % 2 else 0) ^ (b if cb % 2 else 0)
+
+
+def test_mlin_rejects_constants_beyond_three_and_changes_nothing():
+    sim = setup(1)
+    load_reg(sim, 1, 101)
+    load_reg(sim, 2, 7)
+    load_reg(sim, 4, 55)
+    assert sim.execute(encode("MLIN", rd=4, ra=2, rb=2, imm=_mlin_imm(1, 1))).err == ERR["E_NO_MODULUS"]
+    assert sim.execute(encode("SETMOD", ra=1)).err == 0
+    for imm in (_mlin_imm(4, 0), _mlin_imm(0, 4), _mlin_imm(-4, 1), _mlin_imm(1, -8), 0x77):
+        rsp = sim.execute(encode("MLIN", rd=4, ra=2, rb=2, imm=imm))
+        assert rsp.err == ERR["E_BAD_IMM"] and rsp.cycles == ISA.error_cycles
+        assert read_reg(sim, 4) == 55
+    assert sim.execute(encode("MLIN", rd=4, ra=2, rb=2, imm=_mlin_imm(3, 3))).err == 0
+    assert read_reg(sim, 4) == 42

@@ -20,7 +20,7 @@ _MODULAR = frozenset({"STARTMMI", "MMX", "MADD", "MSUB", "MDBL", "MLIN"})
 _WINDOWED = frozenset({"SHLX", "MMX"})
 MAX_WINDOW_BITS = 5  # SHLX/MMX window width: imm in 1 .. 5
 MLIN_MAX_CONSTANT = 3  # MLIN: each constant in -3 .. 3
-MLIN_CHAINS = 6        # MLIN: carry chains V + (o - i)·N, i = 0 .. 5
+MLIN_CHAINS = 7        # MLIN: carry chains V + (o - i)·N, i = 0 .. 6
 
 
 class _Fault(Exception):
