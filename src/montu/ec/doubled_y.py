@@ -31,24 +31,27 @@ from montu.ec.curves import Curve
 from montu.ec.program import Program
 
 
-def supported(curve: Curve) -> bool:
-    return not curve.is_binary and curve.a in (0, curve.modulus - 3)
-
-
 def double(p: Program, curve: Curve) -> None:
-    """(XA, YA = Ŷ, NUM) ← 2·(XA, YA = Ŷ, NUM); scratch T1 … T6."""
-    if not supported(curve):
-        raise ValueError(f"{curve.name}: doubled-Y doubling is written for a = −3 and a = 0")
+    """(XA, YA = Ŷ, NUM) ← 2·(XA, YA = Ŷ, NUM); scratch T1 … T6. Any other a than −3 and 0 needs
+    a register A holding a·R."""
+    if curve.is_binary:
+        raise ValueError(f"{curve.name}: Jacobian doubling is for prime curves")
     p.sqr("T2", "YA")                     # Ŷ² = 4Y²
     p.mul("T3", "XA", "T2")               # 4β = 4X·Y²
-    if curve.a == 0:
-        p.sqr("T4", "XA")
-        p.lin("T4", 3, "T4")              # α = 3X²
-    else:
+    if curve.a == curve.modulus - 3:
         p.sqr("T1", "NUM")                # δ = Z²
         p.lin("T4", 3, "XA", -3, "T1")    # 3(X − δ)
         p.lin("T5", 1, "XA", 1, "T1")     # X + δ
         p.mul("T4", "T4", "T5")           # α = 3(X² − Z⁴)
+    elif curve.a == 0:
+        p.sqr("T4", "XA")
+        p.lin("T4", 3, "T4")              # α = 3X²
+    else:
+        p.sqr("T1", "NUM")
+        p.sqr("T5", "T1")
+        p.mul("T5", "T5", "A")            # a·Z⁴
+        p.sqr("T4", "XA")
+        p.lin("T4", 3, "T4", 1, "T5")     # α = 3X² + a·Z⁴
     p.mul("NUM", "YA", "NUM")             # Z3 = Ŷ·Z = 2YZ
     p.sqr("XA", "T4")                     # α²
     p.lin("T6", 3, "T3", -1, "XA")        # 12β − α² = 4β − X3
@@ -84,6 +87,21 @@ def add_selected(p: Program, table: tuple[str, str], width: int) -> None:
     p.lin("T2", 1, "T2", -1, "YA")        # Ŝ2 − Ŷ
     p.shift_flag("SGN")
     p.cswap("T2", "T6")                   # r̂ = ±Ŝ2 − Ŷ = 2r
+    _add_with_r(p)
+
+
+def add_point(p: Program, x2: str, y2: str) -> None:
+    """(XA, YA = Ŷ, NUM) += (x2, ŷ2 = 2·y2) held in the named registers (Montgomery form)."""
+    p.sqr("T1", "NUM")                    # Z²
+    p.mul("T2", "T1", "NUM")              # Z³
+    p.mul("T1", "T1", x2)                 # U2 = x·Z²
+    p.mul("T2", "T2", y2)                 # Ŝ2 = ŷ·Z³
+    p.lin("T2", 1, "T2", -1, "YA")        # r̂ = Ŝ2 − Ŷ = 2r
+    _add_with_r(p)
+
+
+def _add_with_r(p: Program) -> None:
+    """The rest of the mixed addition, from U2 in T1 and r̂ in T2 (scaled by λ = 2, see above)."""
     p.lin("T5", 1, "T1", -1, "XA")        # H
     p.lin("T1", 2, "T1", -2, "XA")        # H̃ = 2H
     p.mul("NUM", "NUM", "T1")             # Z' = Z·H̃ = 2ZH
@@ -99,12 +117,12 @@ def add_selected(p: Program, table: tuple[str, str], width: int) -> None:
     p.lin("YA", 2, "T3", -2, "T4")        # Ŷ' = 2(r̂(A − X') − Ŷ·B)
 
 
-def check_exceptional(p: Program) -> int:
+def check_exceptional(p: Program, zero: str = "ZERO") -> int:
     """CMP(Z, 0) after the last addition; returns its position (EQ set: an addition was
     exceptional, the result must come from elsewhere). Z ≠ 0 otherwise: the group has odd prime
     order, so no doubling meets Ŷ = 0."""
     position = len(p.commands)
-    p.compare("NUM", "ZERO")
+    p.compare("NUM", zero)
     return position
 
 

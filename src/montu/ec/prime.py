@@ -7,8 +7,8 @@ products and 18 modular additions per bit), preceded by one SHL1 of the flag reg
 CSWAPs. Z is recovered at the end from the base point (one inversion, by Fermat on the unit).
 All values stay in Montgomery form (R = 2^L) from the first command to the last two.
 
-Also here: the on-curve check, affine addition of public points (MINV), the Jacobian doubling
-shared by the window, comb and verification code, and Shamir's trick for ECDSA verification.
+Also here: the on-curve check, affine addition of public points (MINV), and Shamir's trick for
+ECDSA verification (on the doubled-Y Jacobian formulas of montu.ec.doubled_y).
 The ladder is the fallback of the faster window method (montu.ec.window) and is tested alone.
 """
 
@@ -18,6 +18,7 @@ import functools
 
 from montu.arith.field import Field
 from montu.driver import Unit
+from montu.ec import doubled_y
 from montu.ec.curves import Curve
 from montu.ec.program import Program, Registers, execute
 from montu.ec.session import FieldSession, add_affine, flag_words, ladder_flags
@@ -242,89 +243,34 @@ def negate(unit: Unit, curve: Curve, point: tuple[int, int]) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# u1·G + u2·Q for ECDSA verification (public scalars): Shamir's trick in Jacobian coordinates.
-# Per bit one doubling (see jacobian_double) and, for a non-zero bit pair, one mixed addition of
-# G, Q or G + Q (8M + 3S). The host picks the table entry from the public bits. Every addition
-# also compares H with 0 on the unit: if any addition hit the exceptional case (equal or opposite
-# points), the caller falls back to the ladders, which are correct there.
+# u1·G + u2·Q for ECDSA verification (public scalars): Shamir's trick in Jacobian coordinates with
+# Y doubled (montu.ec.doubled_y: doubling 8M + 5 MLIN, mixed addition 11M + 7 MLIN). Per bit one
+# doubling and, for a non-zero bit pair, one mixed addition of G, Q or G + Q, the host picking the
+# entry from the public bits. An exceptional addition (equal or opposite points) leaves Z = 0 to
+# the end, where one CMP finds it; the caller then falls back to the ladders.
 # ---------------------------------------------------------------------------------------------
-
-def jacobian_double(p: Program, curve: Curve) -> None:
-    """(XA, YA, ZA := NUM) ← 2·(XA, YA, ZA) in Jacobian coordinates, Montgomery form.
-
-    a = −3: α = 3(X − Z²)(X + Z²); a = 0: α = 3X²; otherwise α = 3X² + a·Z⁴. With γ2 = 2Y²:
-    X3 = α² − 2·(2X·γ2), Y3 = α(2X·γ2 − X3) − 2·γ2², Z3 = 2·Y·Z — 3M + 5S (a = −3) and 10 modular
-    additions/doublings (12 for a = −3)."""
-    a_is_minus_3 = curve.a == curve.modulus - 3
-    p.sqr("T1", "NUM")             # δ = Z²
-    p.sqr("T2", "YA")
-    p.dbl("T2", "T2")              # γ2 = 2Y²
-    p.mul("T3", "XA", "T2")
-    p.dbl("T3", "T3")              # 4β = 4X·Y²
-    if a_is_minus_3:
-        p.sub("T4", "XA", "T1")
-        p.add("T5", "XA", "T1")
-        p.mul("T4", "T4", "T5")    # (X − δ)(X + δ)
-    else:
-        p.sqr("T4", "XA")
-        if curve.a != 0:
-            p.sqr("T5", "T1")
-            p.mul("T5", "T5", "A")  # a·Z⁴ (A holds a·R)
-    p.dbl("T6", "T4")
-    p.add("T4", "T6", "T4")        # α = 3(X² − Z⁴) or 3X²
-    if not a_is_minus_3 and curve.a != 0:
-        p.add("T4", "T4", "T5")    # + a·Z⁴
-    p.mul("NUM", "YA", "NUM")
-    p.dbl("NUM", "NUM")            # Z3 = 2·Y·Z
-    p.sqr("XA", "T4")
-    p.sub("XA", "XA", "T3")
-    p.sub("XA", "XA", "T3")        # X3 = α² − 8β
-    p.sub("T3", "T3", "XA")
-    p.mul("T3", "T4", "T3")        # α(4β − X3)
-    p.sqr("T2", "T2")
-    p.dbl("T2", "T2")              # 8Y⁴ = 2·γ2²
-    p.sub("YA", "T3", "T2")        # Y3
-
-
-def _mixed_add(p: Program, x2: str, y2: str) -> None:
-    """(XA, YA, NUM) ← (XA, YA, NUM) + (x2, y2) (affine, Montgomery form). Its sixth command
-    compares H with 0 (DEN): EQ set means equal or opposite points, where the formula fails."""
-    p.sqr("T1", "NUM")             # Z1²
-    p.mul("T2", "T1", "NUM")       # Z1³
-    p.mul("T1", "T1", x2)          # U2
-    p.mul("T2", "T2", y2)          # S2
-    p.sub("T1", "T1", "XA")        # H
-    p.compare("T1", "DEN")         # DEN holds 0: EQ = exceptional
-    p.sub("T2", "T2", "YA")        # r
-    p.mul("NUM", "NUM", "T1")      # Z3 = Z1·H
-    p.sqr("T3", "T1")              # H²
-    p.mul("T4", "T3", "T1")        # H³
-    p.mul("T3", "XA", "T3")        # V = X1·H²
-    p.sqr("XA", "T2")
-    p.sub("XA", "XA", "T4")
-    p.sub("XA", "XA", "T3")
-    p.sub("XA", "XA", "T3")        # X3 = r² − H³ − 2V
-    p.sub("T3", "T3", "XA")
-    p.mul("T3", "T2", "T3")
-    p.mul("T4", "YA", "T4")
-    p.sub("YA", "T3", "T4")        # Y3 = r(V − X3) − Y1·H³
-
 
 @functools.cache
 def _shamir_blocks(curve: Curve) -> tuple[Program, Program, dict[int, Program], Program]:
     setup = Program(REGS)
     setup.one("ONE")
     setup.zero("DEN")
-    for reg in ("XP", "YP", "XB", "YB", "W0", "W1", "A"):
+    setup.lin("T6", 2, "R2")       # 2R²: y enters doubled (ŷ = 2y, Montgomery form)
+    for reg in ("XP", "XB", "W0", "A"):
         setup.mul(reg, reg, "R2")
+    for reg in ("YP", "YB", "W1"):
+        setup.mul(reg, reg, "T6")
+    setup.mul("XA", "XA", "R2")
+    setup.mul("YA", "YA", "T6")
     setup.mul("NUM", "ONE", "R2")  # Z = 1
     double = Program(REGS)
-    jacobian_double(double, curve)
+    doubled_y.double(double, curve)
     adds = {}
     for index, (x, y) in {1: ("XP", "YP"), 2: ("XB", "YB"), 3: ("W0", "W1")}.items():
         adds[index] = Program(REGS)
-        _mixed_add(adds[index], x, y)
+        doubled_y.add_point(adds[index], x, y)
     finish = Program(REGS)         # x = X / Z² (plain), Z inverted by MINV (public value)
+    doubled_y.check_exceptional(finish, "DEN")
     finish.mul("T1", "NUM", "ONE")
     finish.inverse("T2", "T1")
     finish.mul("T2", "T2", "R2")   # Z⁻¹·R
@@ -339,9 +285,6 @@ def double_scalar_x(unit: Unit, curve: Curve, u1: int, u2: int, q: tuple[int, in
     """x(u1·G + u2·Q) for public u1, u2 in [1, n−1]; None if an exceptional addition occurred
     (the caller then uses the ladders)."""
     setup, double, adds, finish = _shamir_blocks(curve)
-    to_montgomery = Program(REGS)
-    to_montgomery.mul("XA", "XA", "R2")
-    to_montgomery.mul("YA", "YA", "R2")
     table = {1: curve.generator, 2: q, 3: g_plus_q}
     top = max(u1.bit_length(), u2.bit_length()) - 1
     first = ((u1 >> top) & 1) | (((u2 >> top) & 1) << 1)
@@ -351,17 +294,15 @@ def double_scalar_x(unit: Unit, curve: Curve, u1: int, u2: int, q: tuple[int, in
                         ("W0", g_plus_q[0]), ("W1", g_plus_q[1]), ("A", curve.a),
                         ("XA", table[first][0]), ("YA", table[first][1])):
         session.write(name, value)
-    commands += to_montgomery.commands
-    compare_positions = []
     for i in range(top - 1, -1, -1):
         commands += double.commands
         index = ((u1 >> i) & 1) | (((u2 >> i) & 1) << 1)
         if index:
-            compare_positions.append(len(commands) + 5)
             commands += adds[index].commands
+    compare_position = len(commands)               # finish starts with CMP(Z, 0)
     commands += finish.commands
     responses = execute(unit, commands, f"{curve.name} double scalar multiplication")
-    if any(responses[pos].flags >> 1 & 1 for pos in compare_positions):
+    if responses[compare_position].flags >> 1 & 1:
         return None
     return session.read("XA")
 
