@@ -110,6 +110,7 @@ module montu_top
   // ---------------------------------------------------------------------------------------
   logic op_valid, uses_rd, uses_ra, uses_rb, modular, word_op, writes_rd;
   logic bad_reg, bad_len, bad_imm, windowed, is_mm;
+  logic bad_ca, bad_cb;    // MLIN: a constant (4-bit two's complement) outside -3 .. 3
   logic [5:0] table_end;   // MMX: rb + 2^imm, one past the last table register
   logic [3:0] dec_err;
 
@@ -130,7 +131,7 @@ module montu_top
       OpMinv: begin   // any modulus (rb), no SETMOD needed
         uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1;
       end
-      OpMadd, OpMsub: begin
+      OpMadd, OpMsub, OpMlin: begin
         uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1; word_op = 1'b1;
       end
       OpMdbl: begin
@@ -154,7 +155,10 @@ module montu_top
     bad_reg   = (uses_rd && (32'(rd) >= NumRegs)) || (uses_ra && (32'(ra) >= NumRegs)) ||
                 (uses_rb && (32'(rb) >= NumRegs));
     windowed  = (op == OpShlx) || (op == OpMmx);
-    bad_imm   = windowed && ((imm == 8'd0) || (imm > 8'd5));
+    bad_ca    = (imm[3:0] >= 4'd4) && (imm[3:0] <= 4'd12);   // 4 .. 7 and -8 .. -4
+    bad_cb    = (imm[7:4] >= 4'd4) && (imm[7:4] <= 4'd12);
+    bad_imm   = (windowed && ((imm == 8'd0) || (imm > 8'd5))) ||
+                ((op == OpMlin) && (bad_ca || bad_cb));
     table_end = 6'(rb) + (6'd1 << imm[2:0]);
     if ((op == OpMmx) && !bad_imm && (32'(table_end) > NumRegs)) bad_reg = 1'b1;
     bad_len   = (op == OpSetmmi) && ((imm == 8'd0) || (32'(imm) * 64 > MaxBits));
@@ -224,6 +228,8 @@ module montu_top
     .s_i        (s_q),
     .cond_i     (flags_q[imm[1:0]]),
     .shamt_i    (imm[2:0]),
+    .ca_i       (imm[3:0]),
+    .cb_i       (imm[7:4]),
     .win_o      (wo_win),
     .idx_o      (wo_idx),
     .n_idx_o    (wo_n_idx),

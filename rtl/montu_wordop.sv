@@ -15,6 +15,9 @@
 //             GF(2^m): V = x*a, D = V xor N, sel = (D < V), i.e. bit deg(N) of V is set
 //             (V is L+1 bits; its bit L is equal in V and D, so the low L bits decide)
 //       (GF(2^m) MADD/MSUB: V = a xor b, sel = 0)
+//   MLIN (two passes): rd = ca*a + cb*b mod N, constants ca, cb in -3 .. 3; pass 1 runs seven
+//     carry chains V + (o - i)*N, i = 0 .. 6, for their signs, pass 2 writes chain s (below)
+//     GF(2^m): rd_j = (ca odd ? a_j : 0) xor (cb odd ? b_j : 0)
 //   CSWAP: word j is read once and written twice (ra_j, then rb_j): 2W + 1 cycles
 //   LDZ, LDONE: write only, no read: W cycles
 module montu_wordop
@@ -32,6 +35,8 @@ module montu_wordop
   input  logic [Jw-1:0]   s_i,         // W
   input  logic            cond_i,      // CSWAP: the selected flag
   input  logic [2:0]      shamt_i,     // SHLX: window width w (1 .. 5, checked at decode)
+  input  logic [3:0]      ca_i,        // MLIN: constant ca, two's complement (-3 .. 3, checked
+  input  logic [3:0]      cb_i,        //   at decode), and cb
   output logic [4:0]      win_o,       // SHLX: the w bits shifted out of the top, valid with done_o
   output logic [Jw-1:0]   idx_o,       // word index read on ports a and b
   output logic [Jw-1:0]   n_idx_o,     // word index read on port n
@@ -52,7 +57,7 @@ module montu_wordop
   // ---------------------------------------------------------------------------------------
   logic two_pass, interleave, direct, writes;
   always_comb begin
-    two_pass   = (op_i == OpMadd) || (op_i == OpMsub) || (op_i == OpMdbl);
+    two_pass   = (op_i == OpMadd) || (op_i == OpMsub) || (op_i == OpMdbl) || (op_i == OpMlin);
     interleave = (op_i == OpCswap);
     direct     = (op_i == OpLdz) || (op_i == OpLdone);
     writes     = (op_i != OpCmp);
@@ -78,6 +83,44 @@ module montu_wordop
   logic [Word-1:0] prevw_q, hold_q;
 
   // ---------------------------------------------------------------------------------------
+  // MLIN, GF(p): rd = V + (o - s)*N, V = ca*a + cb*b over the integers, o = the sum of the
+  // magnitudes of the negative constants, s = #{i in 1 .. 6 : V + (o - i)*N >= 0}.
+  // (For ra, rb < N, V + o*N lies in [0, 6N], so rd = V mod N.)
+  // Word j of every chain, with signed carries (floor division by 2^Word):
+  //   v_j   = ca*a_j + cb*b_j + cv                     V;          cv   in -6 .. 6
+  //   e_ij  = (v_j mod 2^Word) + (o - i)*N_j + ce_i    chain i;    ce_i in -6 .. 7
+  // After the last word V = Vlow + cv*2^L and V + (o - i)*N = Elow_i + (ce_i + cv)*2^L with
+  // Vlow, Elow_i in [0, 2^L), so chain i's total is >= 0 iff ce_i + cv >= 0. Pass 1 counts s,
+  // pass 2 recomputes the chains and writes Elow_s word by word. Every per-word sum lies in
+  // [-6*2^Word, 7*2^Word]: Word+4-bit two's complement, whose top 4 bits are the carry.
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned MlinChains = 7;
+  localparam int unsigned Xw         = Word + 4;
+
+  // k*x for a small signed k (|k| <= 7) by shifts and adds, as an Xw-bit two's complement
+  function automatic logic [Xw-1:0] mul_small(logic [3:0] k, logic [Word-1:0] x);
+    logic [2:0]    mag;
+    logic [Xw-1:0] p;
+    mag = k[3] ? 3'(4'd0 - k) : k[2:0];
+    p   = (mag[0] ? Xw'(x) : '0) + (mag[1] ? (Xw'(x) << 1) : '0) + (mag[2] ? (Xw'(x) << 2) : '0);
+    return k[3] ? (Xw'(0) - p) : p;
+  endfunction
+
+  // a 4-bit two's-complement carry, sign-extended to Xw bits
+  function automatic logic [Xw-1:0] sext_carry(logic [3:0] c);
+    return {{Word{c[3]}}, c};
+  endfunction
+
+  logic [3:0]                 lin_o;                  // o, 0 .. 6
+  logic [3:0]                 lin_cv_in, lin_ce_in;   // carries into this word
+  logic [Xw-1:0]              lin_v;                  // v_j
+  logic [Xw-1:0]              lin_e [MlinChains];     // e_ij, i = 0 .. 6
+  logic [Word-1:0]            lin_x, lin_r;           // GF(2^m) result, GF(p) result (chain s)
+  logic [3:0]                 lin_cv_d, lin_cv_q;     // cv
+  logic [MlinChains-1:0][3:0] lin_ce_d, lin_ce_q;     // ce_i
+  logic [2:0]                 lin_s_d, lin_s_q;       // s, latched at the end of pass 1
+
+  // ---------------------------------------------------------------------------------------
   // Process stage: the words of this cycle
   // ---------------------------------------------------------------------------------------
   logic [Word:0]   sum_ab, dif_ab, sum_vn, dif_vn, dif_dv;
@@ -85,6 +128,27 @@ module montu_wordop
   logic            c1_in, c2_in;
   logic            c1_d, c2_d, sel_d, eq_d, bit_d, cbit_d;
   logic [3:0]      fl, fl_we;
+
+  always_comb begin
+    lin_o     = (ca_i[3] ? (4'd0 - ca_i) : 4'd0) + (cb_i[3] ? (4'd0 - cb_i) : 4'd0);
+    lin_cv_in = pfirst_q ? 4'd0 : lin_cv_q;
+    lin_v     = mul_small(ca_i, a_i) + mul_small(cb_i, b_i) + sext_carry(lin_cv_in);
+    lin_cv_d  = lin_v[Xw-1:Word];
+    lin_s_d   = '0;
+    lin_r     = '0;
+    for (int unsigned i = 0; i < MlinChains; i++) begin
+      lin_ce_in   = pfirst_q ? 4'd0 : lin_ce_q[i];
+      lin_e[i]    = Xw'(lin_v[Word-1:0]) + mul_small(lin_o - 4'(i), n_i) + sext_carry(lin_ce_in);
+      lin_ce_d[i] = lin_e[i][Xw-1:Word];
+      // chain i's total is >= 0 iff ce_i + cv >= 0 (meaningful after the last word of pass 1)
+      if ((i >= 1) && ($signed({lin_ce_d[i][3], lin_ce_d[i]}) + $signed({lin_cv_d[3], lin_cv_d})
+                       >= 5'sd0)) begin
+        lin_s_d = lin_s_d + 3'd1;
+      end
+      if (lin_s_q == 3'(i)) lin_r = lin_e[i][Word-1:0];
+    end
+    lin_x = (ca_i[0] ? a_i : '0) ^ (cb_i[0] ? b_i : '0);
+  end
 
   always_comb begin
     c1_in  = pfirst_q ? 1'b0 : c1_q;
@@ -182,6 +246,7 @@ module montu_wordop
         sel_d = gf2m_i ? c2_d : (a_i[Word-1] | ~c2_d);
         r     = sel_q ? d : v;
       end
+      OpMlin:  r = gf2m_i ? lin_x : lin_r;   // written in pass 2, s from pass 1
       OpCswap: r = ppass_q ? hold_q : (cond_i ? b_i : a_i);
       OpLdone: r = {{(Word-1){1'b0}}, (j_q == '0)};
       OpLdz:   r = '0;
@@ -231,22 +296,30 @@ module montu_wordop
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      c1_q    <= 1'b0;
-      c2_q    <= 1'b0;
-      sel_q   <= 1'b0;
-      eq_q    <= 1'b0;
-      bit_q   <= 1'b0;
-      cbit_q  <= 1'b0;
-      prevw_q <= '0;
-      hold_q  <= '0;
+      c1_q     <= 1'b0;
+      c2_q     <= 1'b0;
+      sel_q    <= 1'b0;
+      eq_q     <= 1'b0;
+      bit_q    <= 1'b0;
+      cbit_q   <= 1'b0;
+      prevw_q  <= '0;
+      hold_q   <= '0;
+      lin_cv_q <= '0;
+      lin_ce_q <= '0;
+      lin_s_q  <= '0;
     end else if (pv_q) begin
-      c1_q    <= c1_d;
-      c2_q    <= c2_d;
-      eq_q    <= eq_d;
-      bit_q   <= bit_d;
-      cbit_q  <= cbit_d;
-      prevw_q <= a_i;
-      if (!ppass_q && plast_q) sel_q <= sel_d;      // end of pass 1
+      c1_q     <= c1_d;
+      c2_q     <= c2_d;
+      eq_q     <= eq_d;
+      bit_q    <= bit_d;
+      cbit_q   <= cbit_d;
+      prevw_q  <= a_i;
+      lin_cv_q <= lin_cv_d;
+      lin_ce_q <= lin_ce_d;
+      if (!ppass_q && plast_q) begin                // end of pass 1
+        sel_q   <= sel_d;
+        lin_s_q <= lin_s_d;
+      end
       if (!ppass_q) hold_q <= cond_i ? a_i : b_i;   // CSWAP: new rb_j
     end
   end

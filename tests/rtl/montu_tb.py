@@ -355,6 +355,121 @@ async def test_word_ops(dut):
     assert await u.read(6) == (big & ~((1 << 64) - 1)) | 1
 
 
+# ----------------------------------------------------------------------------- MLIN
+MLIN_CONSTANTS = range(-3, 4)
+MLIN_BAD_NIBBLES = range(4, 13)          # 4 .. 7 and, as two's complement, -8 .. -4
+
+
+def mlin_imm(ca: int, cb: int) -> int:
+    return (ca & 0xF) | ((cb & 0xF) << 4)
+
+
+def mlin_ref(a: int, b: int, n: int, ca: int, cb: int, L: int, gf2m: bool) -> int:
+    """MLIN exactly as instructions.yaml defines it, for any operands."""
+    if gf2m:
+        return (a if ca & 1 else 0) ^ (b if cb & 1 else 0)
+    v = ca * a + cb * b
+    o = max(-ca, 0) + max(-cb, 0)
+    s = sum(1 for i in range(1, 7) if v + (o - i) * n >= 0)
+    return (v + (o - s) * n) & ((1 << L) - 1)
+
+
+async def mlin_case(u: Unit, L: int, gf2m: int, a: int, b: int, n: int, ca: int, cb: int, *,
+                    rd: int = 3, ra: int = 1, rb: int = 2, write: bool = True) -> None:
+    """rd = ca*ra + cb*rb mod N (the modulus is already set); checks the result against the
+    table's formula, against ca*a + cb*b mod N for reduced GF(p) operands, and the cycles."""
+    if ra == rb:
+        b = a
+    if write:
+        await u.write(ra, a)
+        if rb != ra:
+            await u.write(rb, b)
+    rsp = await u.cmd("MLIN", rd=rd, ra=ra, rb=rb, imm=mlin_imm(ca, cb))
+    assert rsp.cycles == 2 * u.W + 1 and rsp.data == 0
+    got = await u.read(rd)
+    what = f"MLIN L={L} gf2m={gf2m} ca={ca} cb={cb} rd=r{rd} ra=r{ra} rb=r{rb} a={a:#x} b={b:#x} n={n:#x}"
+    assert got == mlin_ref(a, b, n, ca, cb, L, bool(gf2m)), f"{what}: {got:#x}"
+    if not gf2m and a < n and b < n:     # V + o*N in [0, 6N]: 6N for ca = cb = -3, a = b = 0
+        assert got == (ca * a + cb * b) % n, f"{what}: {got:#x} != {(ca * a + cb * b) % n:#x}"
+
+
+@cocotb.test()
+async def test_mlin(dut):
+    """MLIN: every constant pair -3 .. 3 x -3 .. 3 on random and edge operands, both fields,
+    short and long operands (W = 1 included), aliasing, E_BAD_IMM / E_NO_MODULUS / E_BAD_REG and
+    their precedence, each error followed by a check that nothing changed."""
+    u = Unit(dut)
+    await u.start()
+    rng = random.Random(SEED + 8)
+    pairs = [(ca, cb) for ca in MLIN_CONSTANTS for cb in MLIN_CONSTANTS]
+    all_lengths = lengths()
+    for L in sorted({*all_lengths[:3], *[x for x in all_lengths if x in (576, 1024)], all_lengths[-1]}):
+        long = L > 256         # long operands: fewer operand sets and aliasing cases
+        for gf2m in (0, 1):
+            await u.setmmi(L, gf2m)
+            M = (1 << L) - 1
+            n = rand_odd(rng, L)
+            if gf2m:
+                deg = L - 1 - rng.randrange(0, 3)
+                n = (1 << deg) | rng.getrandbits(deg) | 1
+            await u.cmd("MLIN", rd=3, ra=1, rb=2, imm=mlin_imm(1, 1), expect_err="E_NO_MODULUS")
+            await u.write(9, n)
+            await u.cmd("SETMOD", ra=9)
+            x, y = rng.randrange(n), rng.randrange(n)
+            operands = [(x, y), (0, n - 1)] if long else [(x, y), (0, 0), (n - 1, n - 1), (0, n - 1)]
+            for a, b in operands:          # each pair of operands written once, all 49 pairs
+                await u.write(1, a)
+                await u.write(2, b)
+                for ca, cb in pairs:
+                    await mlin_case(u, L, gf2m, a, b, n, ca, cb, write=False)
+            # ra == rb, rd == ra, rd == rb (rd is overwritten: rewritten for every pair)
+            for ca, cb in (pairs if not long else rng.sample(pairs, 6)):
+                a, b = rng.randrange(n), rng.randrange(n)
+                await mlin_case(u, L, gf2m, a, a, n, ca, cb, rd=3, ra=1, rb=1)
+                await mlin_case(u, L, gf2m, a, b, n, ca, cb, rd=1, ra=1, rb=2)
+                await mlin_case(u, L, gf2m, a, b, n, ca, cb, rd=2, ra=1, rb=2)
+                if not long:
+                    await mlin_case(u, L, gf2m, a, a, n, ca, cb, rd=1, ra=1, rb=1)
+            if not long:
+                # operands at or above N (exact table formula), tiny and all-ones moduli
+                for a, b in ((M, M), (n, M - 1), (M, 0)):
+                    await u.write(1, a)
+                    await u.write(2, b)
+                    for ca, cb in pairs:
+                        await mlin_case(u, L, gf2m, a, b, n, ca, cb, write=False)
+                for nn in ((M, 3, 1) if not gf2m else (M, 3, 1 | (1 << (L - 1)))):
+                    await u.write(10, nn)
+                    await u.cmd("SETMOD", ra=10)
+                    a, b = rng.randrange(nn), rng.randrange(nn)
+                    await u.write(1, a)
+                    await u.write(2, b)
+                    for ca, cb in pairs:
+                        await mlin_case(u, L, gf2m, a, b, nn, ca, cb, write=False)
+                await u.cmd("SETMOD", ra=9)
+            # E_BAD_IMM for every bad nibble in either constant; rd and the modulus survive
+            a, b = rng.randrange(n), rng.randrange(n)
+            await u.write(1, a)
+            await u.write(2, b)
+            await u.write(3, 0x5A5A)
+            for bad in MLIN_BAD_NIBBLES:
+                for imm in (bad, bad << 4, bad | (bad << 4), bad | (0xD << 4), 0x3 | (bad << 4)):
+                    rsp = await u.cmd("MLIN", rd=3, ra=1, rb=2, imm=imm, expect_err="E_BAD_IMM")
+                    assert rsp.cycles == ISA.error_cycles
+            assert await u.read(3) == 0x5A5A
+            await mlin_case(u, L, gf2m, a, b, n, 3, -3, write=False)     # modulus still valid
+            # MLIN into the modulus register invalidates it; E_BAD_IMM takes precedence over
+            # E_NO_MODULUS, E_BAD_REG over both
+            await u.cmd("MLIN", rd=9, ra=1, rb=2, imm=mlin_imm(2, -1))
+            assert await u.read(9) == mlin_ref(a, b, n, 2, -1, L, bool(gf2m))
+            await u.cmd("MLIN", rd=3, ra=1, rb=2, imm=mlin_imm(1, -1), expect_err="E_NO_MODULUS")
+            await u.cmd("MLIN", rd=3, ra=1, rb=2, imm=0x44, expect_err="E_BAD_IMM")
+            if NUM_REGS < 32:
+                for field in ("rd", "ra", "rb"):
+                    await u.cmd("MLIN", **{"rd": 3, "ra": 1, "rb": 2, field: NUM_REGS}, imm=0x8C,
+                                expect_err="E_BAD_REG")
+            await u.cmd("NOP")
+
+
 @cocotb.test()
 async def test_window_ops(dut):
     """SHLX loads the hidden window register X from the top bits; MMX multiplies by table entry
@@ -625,7 +740,10 @@ async def test_random_stream(dut):
         if rng.random() < 0.02:
             insn = rng.getrandbits(32)          # anything, bad opcodes included
         else:
-            insn = encode(name, **regs, imm=rng.randrange(256))
+            imm = rng.randrange(256)
+            if name == "MLIN" and rng.random() < 0.7:   # mostly legal constants
+                imm = mlin_imm(rng.choice(MLIN_CONSTANTS), rng.choice(MLIN_CONSTANTS))
+            insn = encode(name, **regs, imm=imm)
         await _raw(u, insn, rng.getrandbits(WORD))
 
 

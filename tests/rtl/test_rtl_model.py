@@ -200,6 +200,85 @@ def test_random_stream_matches_the_simulator(unit: RtlModel) -> None:
     assert all(seen.get(kind, 0) >= n for kind, n in minimum.items()), seen
 
 
+def mlin_commands(rng: random.Random, n: int) -> list[tuple[int, int]]:
+    """n commands of MLIN-centred episodes: a length and field, an odd modulus (random with the top
+    bit set, 3, 1 or 2^L - 1), four operands (mostly below N; sometimes 0, N - 1, N or 2^L - 1),
+    SETMOD (skipped in one episode in ten: E_NO_MODULUS), then a run of MLIN (all 49 constant
+    pairs, now and then a bad one: E_BAD_IMM), MADD, MSUB and MDBL on those registers (aliasing
+    included; rarely rd = the modulus register, which invalidates it), results read back."""
+    mask = (1 << WORD) - 1
+    commands = [(encode("WIPE"), 0)]
+    while len(commands) < n:
+        k = rng.randrange(1, MAX_K + 1)
+        bits, words = 64 * k, k * 64 // WORD
+        top = (1 << bits) - 1
+        m, *regs = rng.sample(range(NUM_REGS), 5)
+        modulus = rng.choice([rng.getrandbits(bits) | 1 | (1 << (bits - 1))] * 4 + [3, 1, top])
+        commands.append((encode("SETMMI", f=int(rng.random() < 0.3), imm=k), 0))
+
+        def write(reg: int, value: int) -> None:
+            commands.extend((encode("WMMI", rd=reg), (value >> (WORD * i)) & mask) for i in range(words))
+
+        def read(reg: int) -> None:
+            commands.extend([(encode("RMMI", ra=reg), 0)] * words)
+
+        write(m, modulus)
+        for reg in regs:
+            r = rng.random()
+            write(reg, rng.randrange(modulus) if r < 0.7 else
+                  rng.choice([0, modulus - 1, modulus, top]))
+        if rng.random() < 0.9:
+            commands.append((encode("SETMOD", ra=m), 0))
+        for _ in range(rng.randrange(10, 30)):
+            name = rng.choice(["MLIN"] * 6 + ["MADD", "MSUB", "MDBL"])
+            ra, rb = (m if rng.random() < 0.05 else rng.choice(regs) for _ in range(2))
+            rd = m if rng.random() < 0.02 else rng.choice(regs)
+            if name == "MLIN":
+                if rng.random() < 0.9:
+                    imm = (rng.randrange(-3, 4) & 0xF) | ((rng.randrange(-3, 4) & 0xF) << 4)
+                else:
+                    imm = rng.randrange(256)
+                commands.append((encode("MLIN", rd=rd, ra=ra, rb=rb, imm=imm), 0))
+            elif name == "MDBL":
+                commands.append((encode(name, rd=rd, ra=ra), 0))
+            else:
+                commands.append((encode(name, rd=rd, ra=ra, rb=rb), 0))
+            if rng.random() < 0.6:
+                read(rd)
+        for reg in regs:
+            read(reg)
+    return commands[:n]
+
+
+def test_mlin_stream_matches_the_simulator(unit: RtlModel) -> None:
+    """MLIN-centred random episodes (every constant pair, edge operands and moduli, both fields,
+    every length): every response (err, flags, data, cycles) equals the simulator's."""
+    from montu.isa import decode_slots
+    from montu.sim import Simulator
+
+    sim = Simulator(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS, num_regs=NUM_REGS)
+    unit.reset()
+    sim.reset()
+    stream = mlin_commands(random.Random(5), STREAM_LENGTH)
+    rtl = unit.execute_many(stream)
+    seen: dict[str, int] = {}
+    pairs: set[int] = set()
+    for i, (insn, data) in enumerate(stream):
+        expected = sim.execute(insn, data)
+        if rtl[i] != expected:
+            recent = "\n  ".join(describe(*c) for c in stream[max(0, i - 8):i])
+            pytest.fail(f"command {i}, {describe(insn, data)}: RTL {rtl[i]} != simulator {expected}\n"
+                        f"preceding commands:\n  {recent}")
+        slots = decode_slots(insn)
+        if slots["op"] == ISA.by_name["MLIN"].opcode:
+            kind = {E["E_OK"]: "ok", E["E_BAD_IMM"]: "bad imm", E["E_NO_MODULUS"]: "no modulus"}[expected.err]
+            seen[kind] = seen.get(kind, 0) + 1
+            if kind == "ok":
+                pairs.add(slots["imm"])
+    assert seen.get("ok", 0) >= 500 and seen.get("bad imm", 0) >= 20 and seen.get("no modulus", 0) >= 20, seen
+    assert len(pairs) == 49, f"only {len(pairs)} of the 49 constant pairs ran"
+
+
 def test_build_is_cached(rtl_model: RtlModel) -> None:
     again = build(rtl_model.config)
     assert not again.built and again.library == rtl_model.build_info.library and again.seconds < 5
