@@ -75,10 +75,17 @@ def _chaos(rng: random.Random, n: int, word_bits: int, max_bits: int,
                 fields["imm"] = rng.randrange(max_k + 2)
             if name in ("SHLX", "MMX") and rng.random() < 0.8:   # mostly a legal window width
                 fields["imm"] = rng.randrange(1, 6)
+            if name == "MLIN" and rng.random() < 0.8:            # mostly legal constants
+                fields["imm"] = _mlin_imm(rng)
             if rng.random() < 0.8:  # unused slots stay 0; otherwise they carry junk the unit ignores
                 fields = {k: v for k, v in fields.items() if k in ins.uses}
             commands.append((encode(name, **fields), 0))
     return commands
+
+
+def _mlin_imm(rng: random.Random) -> int:
+    """MLIN's imm with legal constants ca, cb in −3 … 3 (4-bit two's complement each)."""
+    return (rng.randint(-3, 3) & 0xF) | ((rng.randint(-3, 3) & 0xF) << 4)
 
 
 def _arithmetic(rng: random.Random, word_bits: int, max_bits: int,
@@ -108,7 +115,7 @@ def _arithmetic(rng: random.Random, word_bits: int, max_bits: int,
             write(reg, rng.randrange(modulus >> 1) if r < 0.9 else rng.choice([0, 1]))
     commands.append((encode("SETMOD", ra=m), 0))
     names = ["STARTMMI", "STARTMMI", "MADD", "MSUB", "MDBL", "CMP", "MOV", "LDONE", "CSWAP",
-             "MINV", "MINV", "SHLX", "MMX", "MMX"]
+             "MINV", "MINV", "SHLX", "MMX", "MMX", "MLIN", "MLIN"]
     for _ in range(rng.randrange(5, 25)):
         name = rng.choice(names)
         rd, ra, rb = (rng.choice(operands) for _ in range(3))
@@ -118,6 +125,8 @@ def _arithmetic(rng: random.Random, word_bits: int, max_bits: int,
         fields = {"rd": rd, "ra": ra, "rb": rb, "imm": rng.randrange(4)}
         if name == "SHLX":
             fields["imm"] = rng.randrange(1, 6)
+        if name == "MLIN":
+            fields["imm"] = _mlin_imm(rng)
         if name == "MMX":    # a table of 2^w registers that exists (it may hold the modulus)
             fields["imm"] = w = rng.randrange(1, 4)
             fields["rb"] = rng.randrange(num_regs - (1 << w) + 1)
