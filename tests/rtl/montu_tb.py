@@ -143,6 +143,14 @@ def rand_odd(rng: random.Random, L: int) -> int:
     return rng.getrandbits(L) | 1 | (1 << (L - 1))
 
 
+def rand_modulus(rng: random.Random, L: int, gf2m: int) -> int:
+    """An odd L-bit modulus (GF(p)), or a polynomial with constant term 1 of degree L-1 .. L-3."""
+    if not gf2m:
+        return rand_odd(rng, L)
+    deg = L - 1 - rng.randrange(0, 3)
+    return (1 << deg) | rng.getrandbits(deg) | 1
+
+
 def lengths() -> list[int]:
     return [L for L in (64, 128, 192, 256, 320, 384, 512, 576, 1024, 2048, 4096) if L <= MAX_BITS]
 
@@ -255,10 +263,7 @@ async def test_startmmi(dut):
         for gf2m in (0, 1):
             await u.setmmi(L, gf2m)
             M = (1 << L) - 1
-            n = rand_odd(rng, L)
-            if gf2m:
-                deg = L - 1 - rng.randrange(0, 3)
-                n = (1 << deg) | rng.getrandbits(deg) | 1
+            n = rand_modulus(rng, L, gf2m)
             red = (lambda v: v % n) if not gf2m else (lambda v: v & ((1 << (n.bit_length() - 1)) - 1))
             cases = [(red(rng.getrandbits(L)), red(rng.getrandbits(L))) for _ in range(2)]
             cases += [(0, red(rng.getrandbits(L))), (1, 1), (red(n - 1), red(n - 1))]
@@ -408,10 +413,7 @@ async def test_mlin(dut):
         for gf2m in (0, 1):
             await u.setmmi(L, gf2m)
             M = (1 << L) - 1
-            n = rand_odd(rng, L)
-            if gf2m:
-                deg = L - 1 - rng.randrange(0, 3)
-                n = (1 << deg) | rng.getrandbits(deg) | 1
+            n = rand_modulus(rng, L, gf2m)
             await u.cmd("MLIN", rd=3, ra=1, rb=2, imm=mlin_imm(1, 1), expect_err="E_NO_MODULUS")
             await u.write(9, n)
             await u.cmd("SETMOD", ra=9)

@@ -23,7 +23,8 @@ from montu.driver import R_MOD, R_X, R_Y, R_Z, Unit
 from montu.isa import encode
 
 LENGTHS = (64, 128, 192, 256, 320, 384, 512, 576, 1024, 2048, 4096)
-WORD_SERIAL = ("MADD", "MSUB", "MDBL", "ADD", "SUB", "SHL1", "SHR1", "CMP", "MOV", "CSWAP")
+WORD_SERIAL = ("MADD", "MSUB", "MDBL", "MLIN", "ADD", "SUB", "SHL1", "SHR1", "CMP", "MOV", "CSWAP")
+MLIN_IMM = 0xD3   # MLIN constants ca = 3, cb = −3 (the a = −3 doubling's 3(X − Z²))
 
 # bie2021 Table 2 (cycles) and Table 4 (ns at 588 MHz, converted: 73.1 ns ≈ 43, 8.1 µs ≈ 4,760).
 PAPER = {
@@ -114,7 +115,8 @@ def bench_length(unit: Unit, bits: int, fld: Field, rng: random.Random, inversio
     mmul = _measure(unit, "STARTMMI", rd=R_Z, ra=R_X, rb=R_Y)
     rows.append(_row("STARTMMI", bits, fld, [mmul], mac_bound=mac_bound))
     for name in WORD_SERIAL:
-        rows.append(_row(name, bits, fld, [_measure(unit, name, rd=R_Z, ra=R_X, rb=R_Y)]))
+        imm = {"imm": MLIN_IMM} if name == "MLIN" else {}
+        rows.append(_row(name, bits, fld, [_measure(unit, name, rd=R_Z, ra=R_X, rb=R_Y, **imm)]))
     samples = []
     for _ in range(inversions):
         a = _invertible(n, fld, rng)
