@@ -72,8 +72,11 @@ def _measure_curve(unit: Unit, name: str, samples: int) -> tuple[dict[str, list[
     counts: dict[str, list[int]] = {op: [] for op in OPERATIONS}
     for i in range(samples):
         k = rng.randrange(2, curve.n - 2)
-        counts["scalar_mult"].append(_cycles(unit, lambda: points.multiply(unit, curve, k, peer.point)))
-        counts["ladder"].append(_cycles(unit, lambda: points.ladder(unit, curve, k, peer.point)))
+        results = []
+        counts["scalar_mult"].append(_cycles(unit, lambda: results.append(points.multiply(unit, curve, k, peer.point))))
+        counts["ladder"].append(_cycles(unit, lambda: results.append(points.ladder(unit, curve, k, peer.point))))
+        if results[0] != results[1]:   # two independent methods on the unit must agree
+            raise RuntimeError(f"benchmark k·P on {name}: the window/comb and the ladder disagree")
         key = EcPrivateKey(curve, rng.randrange(2, curve.n - 2), unit)
         counts["keygen"].append(_cycles(unit, key.public_key))
         message = f"montu benchmark message {i}".encode()
