@@ -1,8 +1,8 @@
 """Jacobian formulas over GF(p) with Y kept doubled (Ŷ = 2Y), written for the MLIN instruction.
 
-The comb (fixed base, montu.ec.comb) and the signed window (variable base, montu.ec.window) hold
-their accumulator as (X, Ŷ, Z) with Ŷ = 2Y, and their tables as affine (x, ŷ = 2y), all in
-Montgomery form. Doubling Y is what the a = −3 doubling does first anyway (Z3 = 2Y·Z, 4β = X·(2Y)²),
+The comb (fixed base, montu.ec.comb), the signed window (variable base, montu.ec.window) and
+Shamir's trick of ECDSA verification (montu.ec.prime) hold their accumulator as (X, Ŷ, Z) with
+Ŷ = 2Y, and their tables as affine (x, ŷ = 2y), all in Montgomery form. Doubling Y is what the a = −3 doubling does first anyway (Z3 = 2Y·Z, 4β = X·(2Y)²),
 so keeping it doubled removes the two doublings by 2 of every doubling; MLIN (rd = ca·ra + cb·rb
 mod N, constants −3 … 3, one 2W+1-cycle instruction) then does each linear step of the formulas in
 one instruction where MADD/MSUB/MDBL took two or three.
@@ -18,7 +18,7 @@ the sum is computed scaled by λ = 2 (the same Jacobian point (4X3, 8Y3, 2Z3)):
     H̃ = 2H   A = X·H̃² (= 4XH²)   B = H·H̃² (= 4H³)
     X' = r̂² − B − 2A        Ŷ' = 2·(r̂·(A − X') − Ŷ·B)        Z' = Z·H̃
     11M (8M + 3S) + 8 MLIN, with the sign folded into r̂: both Ŝ2 − Ŷ and −Ŝ2 − Ŷ are formed and
-    a CSWAP on the sign flag keeps one.
+    a CSWAP on the sign flag keeps one (`add_point`, a fixed point without a sign: 7 MLIN).
 
 H = 0 (equal or opposite points, where the formula fails) gives Z' = 0, which every later step
 keeps: one CMP of the final Z with 0 flags it (`check_exceptional`).
