@@ -23,19 +23,26 @@
 // synchronous read) addressed by word; every pass reads all eight at the same word index, word 0
 // first, one word per cycle. Coefficients are two's complement: W words in memory plus ExtBits
 // extension bits per coefficient in flip-flops. Pipeline of a pass (cycle c relative to the
-// cycle its word 0 is addressed; word j is addressed at c = j):
-//   S1 (c = j+1): operand select and subtract (borrow chains); at j = 0 t and m are derived from
-//                 word 0 (trailing-zero count; Word x Word low product with the Hensel inverse).
-//                 The u/v result needs no multiply: w'_{j-1} = {w_j, w_{j-1}} >> t is written
-//                 here, and the flags of the next pass (parity, u >= v on the fly: the most
-//                 significant differing word decides, u = 0, v = 1) are complete at c = W.
-//   S2 (c = j+2): two multiply-accumulate lanes, integer or carry-less:
-//                 a_j + m·y_j + carry and b_j - m·x_j + carry (Word x Word -> 2 Word + 2 bits).
-//                 The funnel shift {lo_j, lo_{j-1}} >> t writes word j-1 of a', b'.
-//   tail (c = W+2): the extension: {ext + carry, lo_{W-1}} >> t gives word W-1 and the new ext.
-//   S4 (c = j+4): a written D word is compared with x (fix flags: D < 0, D >= x, deg D >= deg x).
-// The next pass can address its word 0 as soon as its branch flags exist, so passes follow
-// each other every P = max(W, 3) cycles (the memories are write-first for the W < 4 overlap).
+// cycle its word 0 is addressed; word j is addressed at c = j), at most one multiplier or one
+// wide adder (plus a shifter) per stage:
+//   S1 (c = j+1): operand select and subtract (borrow chains); at j = 0 the trailing-zero count t
+//                 of word 0 is registered. The u/v result needs no multiply: w'_{j-1} =
+//                 {w_j, w_{j-1}} >> t (registered t, so j >= 1) is written here, and the flags of
+//                 the next pass (parity, u >= v on the fly: the most significant differing word
+//                 decides, u = 0, v = 1) are complete at c = W. With W = 1, w'_0 and its flags
+//                 follow one cycle later (c = 2), from the registered word 0.
+//   M  (c = j+2): at j = 0, m = (a_0·(-yinv)) mod 2^t or (b_0·xinv) mod 2^t: one Word x Word low
+//                 product with the factor -yinv / xinv, negated once after the Hensel lifting.
+//   L1 (c = j+3): the products m·y_j and m·x_j (integer or carry-less, Word x Word -> 2 Word).
+//   L2 (c = j+4): a_j + m·y_j + carry and b_j - m·x_j + carry (2 Word + 2 bits): one carry-save
+//                 level, then one adder; GF(2^m): XOR.
+//   L3 (c = j+5): the funnel shift {lo_j, lo_{j-1}} >> t writes word j-1 of a', b'; at the last
+//                 word the extension sum ext + carry is registered.
+//   tail (c = W+5): {ext + carry, lo_{W-1}} >> t gives word W-1 and the new ext.
+//   S4 (c = j+7): a written D word is compared with x (fix flags: D < 0, D >= x, deg D >= deg x).
+// The next pass can address its word 0 once its branch flags exist (c = W) and the a', b' words
+// it reads are written (word 0 at c = 6, word W-1 and ext at c = W+5), so passes follow each other
+// every P = max(W, 6) cycles (the memories are write-first for the W < 7 overlap).
 //
 // Coefficient growth bound: over 49,570 random runs of an instrumented copy of run_inversion
 // (Word = 8/32/64, W = 1..32, odd, even and RSA-style moduli, y even, extreme/short operands,
@@ -44,7 +51,7 @@
 // degrees were < L. ExtBits = 8 holds [-2^(L+7), 2^(L+7)): 5 bits of margin.
 //
 // Interface / timing (cycle 0 = the cycle start_i is high; passes = reduction passes and
-// fixes = fix passes as counted by run_inversion, P = max(W, 3)):
+// fixes = fix passes as counted by run_inversion, P = max(W, 6)):
 //   start_i      pulse, accepted when idle (from the cycle done_o is high on); words_i
 //                (W, 1..MaxWords) and gf2m_i are sampled. Ignored while busy.
 //   ld_valid_i   from cycle 1 on: word j of x (modulus) and y, j = 0..W-1 in order, one per
@@ -53,11 +60,12 @@
 //   res_valid_o  word j of y^-1 mod x, j = 0..W-1 on consecutive cycles; done_o follows.
 //   done_o       one-cycle pulse. With the words on cycles 1..W, done_o is high in cycle
 //                  no inverse found at load (x = 0, y = 0, both even): W + 1
-//                  gcd != 1 (after the passes):                        max(W, Word) + 4 + passes·P
-//                  success:      max(W, Word) + W + 6 + passes·P + fixes·(W + 3)
-//                (setup max(W, Word) + 2; the first fix decision waits 3 cycles for the D flags;
-//                a fix pass is W + 3 because its D >= x flag is registered once more; the result
-//                stream is W + 1 with done_o.)
+//                  gcd != 1 (after the passes):                        max(W, Word) + 7 + passes·P
+//                  success:      max(W, Word) + W + 9 + passes·P + fixes·(W + 6)
+//                (setup max(W, Word) + 2; gcd != 1 waits 3 cycles for the last pass's tail; the
+//                first fix decision waits 6 cycles for the D flags; a fix pass is W + 6 because
+//                its D flags come 7 cycles after its last word is in S1; the result stream is
+//                W + 1 with done_o.)
 //   no_inverse_o with done_o: there is no inverse (no result stream was sent).
 module montu_inv #(
   parameter  int unsigned Word     = 64,
@@ -84,7 +92,7 @@ module montu_inv #(
 );
   localparam int unsigned Aw      = (MaxWords > 1) ? $clog2(MaxWords) : 1;
   localparam int unsigned Tw      = $clog2(Word);           // t <= Word - 1
-  localparam int unsigned Pw      = $clog2(MaxWords + 4);   // pass period counter, <= W + 2
+  localparam int unsigned Pw      = $clog2(MaxWords + 7);   // pass period counter, <= W + 5
   localparam int unsigned ExtBits = 8;                      // see the growth bound above
   localparam int unsigned Cy      = Word + 2;               // signed carry between words
   localparam int unsigned Sw      = 2 * Word + 2;           // signed word sum a + m·z + carry
@@ -103,7 +111,8 @@ module montu_inv #(
                           MemX = 6, MemY = 7, NumMems = 8;
 
   typedef enum logic [2:0] {
-    StIdle, StLoad, StWait, StRun, StFix, StOut
+    StIdle, StLoad, StWait, StRun, StFix, StOut,
+    StDrain     // gcd != 1: the last pass's lanes finish before done_o
   } state_e;
 
   typedef enum logic [1:0] {
@@ -119,7 +128,6 @@ module montu_inv #(
     logic            side;   // result to (u, A, B) when 0, to (v, C, D) when 1
     logic            diff;   // operands are this side minus the other side (XOR in GF(2^m))
     logic [Tw-1:0]   t;      // shift: divide by 2^t
-    logic [Word-1:0] m;      // multiplier, m < 2^t (1 in a fix pass)
     logic            sub2;   // lane 2: b - m·x when 1, b + m·x when 0
   } pass_t;
 
@@ -199,6 +207,8 @@ module montu_inv #(
   logic              hen_busy_d, hen_busy_q;
   logic [Tw-1:0]     hen_bit_d, hen_bit_q;
   logic [Word-1:0]   hen_odd_d, hen_odd_q, inv_d, inv_q, hen_prod_d, hen_prod_q;
+  logic [Word-1:0]   hen_sh_d, hen_sh_q;       // odd·2^k for the step at bit k
+  logic [Word-1:0]   minv_d, minv_q;           // the factor of m: -yinv (y odd) or xinv
 
   // Branch flags of the current u, v and the fix flags of D.
   logic              u_odd_d, u_odd_q, v_odd_d, v_odd_q, u_ge_v_d, u_ge_v_q;
@@ -224,13 +234,23 @@ module montu_inv #(
   logic              wl_valid_d, wl_valid_q, wl_side_d, wl_side_q;  // late write of w' word W-1
   logic [Aw-1:0]     wl_j_d, wl_j_q;
   logic [Word-1:0]   wl_data_d, wl_data_q;
+  logic              w1l_d, w1l_q;             // W = 1: w' word 0 and its flags one cycle late
   logic [ExtBits:0]  pe_d, pe_q, qe_d, qe_q;   // extension of a, b (one bit wider: a difference)
 
-  // S2 (multiply-accumulate) and S3 (previous word, for the funnel shift and the tail).
-  ctl_t              c2_d, c2_q, c3_d, c3_q;
+  // The lanes, one stage per cycle; cK is the control of the word entering stage K.
+  //   M  (c2): m at word 0          L1 (c3): products m·y_j, m·x_j
+  //   L2 (c4): sums with the carry  L3 (c5): funnel shift, write word j-1   tail (c6): word W-1
+  ctl_t              c2_d, c2_q, c3_d, c3_q, c4_d, c4_q, c5_d, c5_q, c6_d, c6_q;
+  logic [Word-1:0]   m_d, m_q;                 // multiplier of the pass in L1, m < 2^t (fix: 1)
   logic [Word-1:0]   p2_d, p2_q, q2_d, q2_q, y2_d, y2_q, x2_d, x2_q;
-  logic [Word-1:0]   lo1_d, lo1_q, lo2_d, lo2_q, x3_d, x3_q;
+  logic [Word-1:0]   p3_d, p3_q, q3_d, q3_q, y3_d, y3_q, x3_d, x3_q;
+  logic [Word-1:0]   p4_d, p4_q, q4_d, q4_q, x4_d, x4_q, x5_d, x5_q, x6_d, x6_q;
+  logic [2*Word-1:0] pr1_d, pr1_q, pr2_d, pr2_q;   // m·y_j, m·x_j
+  logic [Word-1:0]   lo1_d, lo1_q, lo2_d, lo2_q;   // word j of the sums (L3)
+  logic [Word-1:0]   lp1_d, lp1_q, lp2_d, lp2_q;   // word j-1 of the sums (L3, tail)
   logic [Cy-1:0]     cy1_d, cy1_q, cy2_d, cy2_q;
+  logic [Ew-1:0]     e1_d, e1_q, e2_d, e2_q;       // extension sums (tail)
+  logic [1:0]        drain_d, drain_q;             // gcd != 1: cycles until the lanes are idle
 
   // S4: the D >= x / deg D >= deg x compare of a written D word.
   logic              dc_valid_d, dc_valid_q, dc_first_d, dc_first_q, dc_last_d, dc_last_q;
@@ -270,13 +290,12 @@ module montu_inv #(
   logic [ExtBits-1:0] pe_f, pe_s, qe_f, qe_s;
   logic [Word:0]   w_sub, p_sub, q_sub;
   logic [Tw-1:0]   t_new;
-  logic [Word-1:0] m_new, m_full, mask_t;
-  logic [Word-1:0] r_prev, r_last;
-  cmp_t            cmp_a, cmp_b;
+  logic [Word-1:0] r_prev, r_last, r_w1;
+  cmp_t            cmp_a, cmp_b, cmp_w1;
 
   assign w_last     = Aw'(words_q - Cw'(1));
-  assign period_red = (words_q < Cw'(3)) ? Pw'(3) : Pw'(words_q);
-  assign period_fix = Pw'(words_q) + Pw'(3);
+  assign period_red = (Pw'(words_q) < Pw'(6)) ? Pw'(6) : Pw'(words_q);
+  assign period_fix = Pw'(words_q) + Pw'(6);
   assign s1_first   = (s1_j_q == '0);
   assign s1_last    = (s1_j_q == w_last);
   assign raddr      = s0_cnt_q[Aw-1:0];
@@ -311,7 +330,6 @@ module montu_inv #(
           dec.side = 1'b1;
           if (d_fix_q && !(gf_q && gf_fixed_q)) begin
             dec.kind = KindFix;
-            dec.m    = Word'(1);
             dec.sub2 = !d_neg_q;     // D < 0: D + x, else D - x
           end else begin
             dec.kind = KindOut;
@@ -369,28 +387,21 @@ module montu_inv #(
       qe_d = qe_q;
     end
 
-    // t = min(tz(w), Word-1); m = -a·yinv (y odd) or b·xinv (y even), mod 2^t.
-    t_new  = one_bit_q ? Tw'(1) : trailing_zeros(w_cur);
-    mask_t = (Word'(1) << t_new) - Word'(1);
-    if (gf_q) begin
-      m_full = y_odd_q ? clmul(p_cur, inv_q)[Word-1:0] : clmul(q_cur, inv_q)[Word-1:0];
-    end else begin
-      m_full = y_odd_q ? Word'(-(p_cur * inv_q)) : Word'(q_cur * inv_q);
-    end
-    m_new = m_full & mask_t;
-    if (s1_first && (dec.kind == KindRed)) begin
-      p1.t = t_new;
-      p1.m = m_new;
-    end
+    // t = min(tz(w), Word-1), registered with the pass (m follows in stage M).
+    t_new = one_bit_q ? Tw'(1) : trailing_zeros(w_cur);
+    if (s1_first && (dec.kind == KindRed)) p1.t = t_new;
     v1   = s1_valid_q && (p1.kind != KindNone);
     pc_d = (s1_valid_q && s1_first) ? p1 : pc_q;
 
     // New u/v words: w' word j-1 = {w_j, w_{j-1}} >> t, and at the last word w' word W-1 = w >> t.
-    r_prev = Word'({w_cur, w1_q} >> p1.t);
-    r_last = w_cur >> p1.t;
+    // Both shift by the registered t (j >= 1); with W = 1, word 0 is shifted one cycle later (r_w1).
+    r_prev = Word'({w_cur, w1_q} >> pc_q.t);
+    r_last = w_cur >> pc_q.t;
+    r_w1   = w1_q >> pc_q.t;
     cmp_a  = s1_first ? cmp_t'{ge: 1'b1, default: 1'b0} : cmp_q;
     if (!s1_first) cmp_a = absorb(cmp_a, r_prev, o1_q, p1.side, (s1_j_q == Aw'(1)));
-    cmp_b  = s1_last ? absorb(cmp_a, r_last, w_s, p1.side, s1_first) : cmp_a;
+    cmp_b  = s1_last ? absorb(cmp_a, r_last, w_s, p1.side, 1'b0) : cmp_a;
+    cmp_w1 = absorb(cmp_t'{ge: 1'b1, default: 1'b0}, r_w1, o1_q, pc_q.side, 1'b1);
   end
 
   assign out_last    = s1_valid_q && s1_last && (p1.kind == KindOut);
@@ -404,7 +415,8 @@ module montu_inv #(
     bp_d = p_sub[Word];
     bq_d = q_sub[Word];
     cmp_d = cmp_b;
-    wl_valid_d = v1 && (p1.kind == KindRed) && s1_last;
+    wl_valid_d = v1 && (p1.kind == KindRed) && s1_last && !s1_first;
+    w1l_d      = v1 && (p1.kind == KindRed) && s1_last && s1_first;
     wl_side_d  = p1.side;
     wl_j_d     = s1_j_q;
     wl_data_d  = r_last;
@@ -420,64 +432,103 @@ module montu_inv #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // S2: the lanes. Lane 1: a + m·y + carry; lane 2: b -/+ m·x + carry (GF(2^m): XOR, carry-less,
-  // the "carry" is the high half of the previous product). S3 / tail: extension word.
+  // The lanes. Lane 1: a + m·y + carry; lane 2: b -/+ m·x + carry (GF(2^m): XOR, carry-less, the
+  // "carry" is the high half of the previous product). One multiplier or one wide adder per stage.
   // ---------------------------------------------------------------------------------------------
-  logic [Sw-1:0]   s_lane1, s_lane2;
-  logic [Cy-1:0]   cin1, cin2;
-  logic [2*Word-1:0] prod1, prod2;
-  logic [Word-1:0] r2_lane1, r2_lane2;
-  logic            s2_first, s2_write, tail;
-  logic [Ew-1:0]   e_lane1, e_lane2;
+  logic [Sw-1:0]     s_lane1, s_lane2, a_lane1, a_lane2, b_lane1, b_lane2, k_lane1, k_lane2;
+  logic [Sw-2:0]     mj_lane1, mj_lane2;   // carry-save: majority of the three addends
+  logic [Cy-1:0]     cin1, cin2;
+  logic [Word-1:0]   m_op, m_full, mask_t;
+  logic [Word-1:0]   r3_lane1, r3_lane2;
+  logic              l2_first, l3_write, tail;
   logic [ExtBits-1:0] e_sh1, e_sh2;   // the new extensions
-  logic [Word-1:0] rt_lane1, rt_lane2;
+  logic [Word-1:0]   rt_lane1, rt_lane2;
 
-  assign s2_first = (c2_q.j == '0);
-  assign s2_write = c2_q.valid && !s2_first;
-  assign tail     = c3_q.valid && c3_q.last;
+  assign l2_first = (c4_q.j == '0);
+  assign l3_write = c5_q.valid && (c5_q.j != '0);
+  assign tail     = c6_q.valid && c6_q.last;
 
   always_comb begin
-    cin1 = s2_first ? '0 : cy1_q;
-    cin2 = s2_first ? '0 : cy2_q;
-    if (gf_q) begin
-      prod1   = clmul(c2_q.pass.m, y2_q);
-      prod2   = clmul(c2_q.pass.m, x2_q);
-      s_lane1 = {2'b00, prod1} ^ {{(Word + 2){1'b0}}, p2_q ^ cin1[Word-1:0]};
-      s_lane2 = {2'b00, prod2} ^ {{(Word + 2){1'b0}}, q2_q ^ cin2[Word-1:0]};
-    end else begin
-      prod1   = {{Word{1'b0}}, c2_q.pass.m} * {{Word{1'b0}}, y2_q};
-      prod2   = {{Word{1'b0}}, c2_q.pass.m} * {{Word{1'b0}}, x2_q};
-      s_lane1 = {{(Word + 2){1'b0}}, p2_q} + {2'b00, prod1} + {{Word{cin1[Cy-1]}}, cin1};
-      s_lane2 = {{(Word + 2){1'b0}}, q2_q} + {{Word{cin2[Cy-1]}}, cin2}
-              + (c2_q.pass.sub2 ? -{2'b00, prod2} : {2'b00, prod2});
+    // M: at word 0, m = (a·(-yinv)) mod 2^t (y odd) or (b·xinv) mod 2^t (y even); fix: m = 1.
+    m_op   = y_odd_q ? p2_q : q2_q;
+    m_full = gf_q ? clmul(m_op, minv_q)[Word-1:0] : Word'(m_op * minv_q);
+    mask_t = (Word'(1) << c2_q.pass.t) - Word'(1);
+    m_d    = m_q;
+    if (c2_q.valid && (c2_q.j == '0)) begin
+      m_d = (c2_q.pass.kind == KindFix) ? Word'(1) : (m_full & mask_t);
     end
-    lo1_d = c2_q.valid ? s_lane1[Word-1:0] : lo1_q;
-    lo2_d = c2_q.valid ? s_lane2[Word-1:0] : lo2_q;
-    cy1_d = c2_q.valid ? s_lane1[Sw-1:Word] : cy1_q;
-    cy2_d = c2_q.valid ? s_lane2[Sw-1:Word] : cy2_q;
-    x3_d  = c2_q.valid ? x2_q : x3_q;
-    c3_d  = c2_q;
-    // Word j-1 of a', b' = {lo_j, lo_{j-1}} >> t.
-    r2_lane1 = Word'({s_lane1[Word-1:0], lo1_q} >> c2_q.pass.t);
-    r2_lane2 = Word'({s_lane2[Word-1:0], lo2_q} >> c2_q.pass.t);
-    // Tail: e = ext + carry out of word W-1; word W-1 = {e, lo_{W-1}} >> t, ext' = e >> t.
+    c3_d = c2_q;
+    p3_d = p2_q;
+    q3_d = q2_q;
+    y3_d = y2_q;
+    x3_d = x2_q;
+
+    // L1: the products.
+    c4_d  = c3_q;
+    pr1_d = gf_q ? clmul(m_q, y3_q) : {{Word{1'b0}}, m_q} * {{Word{1'b0}}, y3_q};
+    pr2_d = gf_q ? clmul(m_q, x3_q) : {{Word{1'b0}}, m_q} * {{Word{1'b0}}, x3_q};
+    p4_d  = p3_q;
+    q4_d  = q3_q;
+    x4_d  = x3_q;
+
+    // L2: {carry, lo} = a + m·y + carry; lane 2 subtracts as b + ~(m·x) + 1 (the +1 enters as
+    // bit 0 of the shifted carry vector). One carry-save level, then one Sw-bit adder.
+    cin1 = l2_first ? '0 : cy1_q;
+    cin2 = l2_first ? '0 : cy2_q;
+    a_lane1 = {{(Word + 2){1'b0}}, p4_q};
+    b_lane1 = {{Word{cin1[Cy-1]}}, cin1};
+    k_lane1 = {2'b00, pr1_q};
+    a_lane2 = {{(Word + 2){1'b0}}, q4_q};
+    b_lane2 = {{Word{cin2[Cy-1]}}, cin2};
+    k_lane2 = c4_q.pass.sub2 ? ~{2'b00, pr2_q} : {2'b00, pr2_q};
+    mj_lane1 = (Sw - 1)'((a_lane1 & b_lane1) | (a_lane1 & k_lane1) | (b_lane1 & k_lane1));
+    mj_lane2 = (Sw - 1)'((a_lane2 & b_lane2) | (a_lane2 & k_lane2) | (b_lane2 & k_lane2));
     if (gf_q) begin
-      e_lane1 = {{(Ew - ExtBits - 1){1'b0}}, pe_q} ^ {1'b0, cy1_q};
-      e_lane2 = {{(Ew - ExtBits - 1){1'b0}}, qe_q} ^ {1'b0, cy2_q};
+      s_lane1 = {2'b00, pr1_q} ^ {{(Word + 2){1'b0}}, p4_q ^ cin1[Word-1:0]};
+      s_lane2 = {2'b00, pr2_q} ^ {{(Word + 2){1'b0}}, q4_q ^ cin2[Word-1:0]};
     end else begin
-      e_lane1 = {{(Ew - ExtBits - 1){pe_q[ExtBits]}}, pe_q} + {cy1_q[Cy-1], cy1_q};
-      e_lane2 = {{(Ew - ExtBits - 1){qe_q[ExtBits]}}, qe_q} + {cy2_q[Cy-1], cy2_q};
+      s_lane1 = (a_lane1 ^ b_lane1 ^ k_lane1) + {mj_lane1, 1'b0};
+      s_lane2 = (a_lane2 ^ b_lane2 ^ k_lane2) + {mj_lane2, c4_q.pass.sub2};
     end
-    rt_lane1 = Word'({e_lane1[Word-1:0], lo1_q} >> c3_q.pass.t);
-    rt_lane2 = Word'({e_lane2[Word-1:0], lo2_q} >> c3_q.pass.t);
-    e_sh1    = ExtBits'($signed(e_lane1) >>> c3_q.pass.t);
-    e_sh2    = ExtBits'($signed(e_lane2) >>> c3_q.pass.t);
+    lo1_d = c4_q.valid ? s_lane1[Word-1:0] : lo1_q;
+    lo2_d = c4_q.valid ? s_lane2[Word-1:0] : lo2_q;
+    cy1_d = c4_q.valid ? s_lane1[Sw-1:Word] : cy1_q;
+    cy2_d = c4_q.valid ? s_lane2[Sw-1:Word] : cy2_q;
+    x5_d  = x4_q;
+    c5_d  = c4_q;
+
+    // L3: word j-1 of a', b' = {lo_j, lo_{j-1}} >> t; at the last word, the extension sums
+    // e = ext + carry out of word W-1 for the tail.
+    r3_lane1 = Word'({lo1_q, lp1_q} >> c5_q.pass.t);
+    r3_lane2 = Word'({lo2_q, lp2_q} >> c5_q.pass.t);
+    lp1_d = c5_q.valid ? lo1_q : lp1_q;
+    lp2_d = c5_q.valid ? lo2_q : lp2_q;
+    x6_d  = c5_q.valid ? x5_q : x6_q;
+    c6_d  = c5_q;
+    if (gf_q) begin
+      e1_d = {{(Ew - ExtBits - 1){1'b0}}, pe_q} ^ {1'b0, cy1_q};
+      e2_d = {{(Ew - ExtBits - 1){1'b0}}, qe_q} ^ {1'b0, cy2_q};
+    end else begin
+      e1_d = {{(Ew - ExtBits - 1){pe_q[ExtBits]}}, pe_q} + {cy1_q[Cy-1], cy1_q};
+      e2_d = {{(Ew - ExtBits - 1){qe_q[ExtBits]}}, qe_q} + {cy2_q[Cy-1], cy2_q};
+    end
+    if (!(c5_q.valid && c5_q.last)) begin
+      e1_d = e1_q;
+      e2_d = e2_q;
+    end
+
+    // Tail: word W-1 = {e, lo_{W-1}} >> t, ext' = e >> t (arithmetic).
+    rt_lane1 = Word'({e1_q[Word-1:0], lp1_q} >> c6_q.pass.t);
+    rt_lane2 = Word'({e2_q[Word-1:0], lp2_q} >> c6_q.pass.t);
+    e_sh1    = ExtBits'($signed(e1_q) >>> c6_q.pass.t);
+    e_sh2    = ExtBits'($signed(e2_q) >>> c6_q.pass.t);
   end
 
   // ---------------------------------------------------------------------------------------------
   // Memory writes: the load, the u/v result (S1 and the late word W-1), the lanes (S2, tail).
-  // These never collide: word j >= 1 of a pass in S1/S2 excludes word W-1 of the previous one in
-  // the next stage, and the load runs only with the pipeline empty.
+  // These never collide: word j >= 1 of a pass in S1/L3 excludes word W-1 of the previous one in
+  // the next stage (wl, tail), the W = 1 late word (w1l) is alone, and the load runs only with
+  // the pipeline empty.
   // ---------------------------------------------------------------------------------------------
   logic ld_fire;
   assign ld_fire = (state_q == StLoad) && ld_valid_i;
@@ -496,7 +547,7 @@ module montu_inv #(
     dc_first_d = 1'b0;
     dc_last_d  = 1'b0;
     dc_word_d  = rt_lane2;
-    dc_x_d     = x3_q;
+    dc_x_d     = x6_q;
     dc_ext_d   = e_sh2;
 
     if (ld_fire) begin
@@ -523,41 +574,46 @@ module montu_inv #(
       waddr[wl_side_q ? MemV : MemU] = wl_j_q;
       wdata[wl_side_q ? MemV : MemU] = wl_data_q;
     end
+    if (w1l_q) begin
+      we[pc_q.side ? MemV : MemU]    = 1'b1;
+      waddr[pc_q.side ? MemV : MemU] = '0;
+      wdata[pc_q.side ? MemV : MemU] = r_w1;
+    end
     if (v1 && (p1.kind == KindRed) && !s1_first) begin
       we[p1.side ? MemV : MemU]    = 1'b1;
       waddr[p1.side ? MemV : MemU] = s1_j_q - Aw'(1);
       wdata[p1.side ? MemV : MemU] = r_prev;
     end
 
-    // Lanes: word j-1 from S2, or word W-1 and the extension in the tail.
-    if (s2_write) begin
-      if (c2_q.pass.kind == KindRed) begin
-        we[c2_q.pass.side ? MemC : MemA]    = 1'b1;
-        waddr[c2_q.pass.side ? MemC : MemA] = c2_q.j - Aw'(1);
-        wdata[c2_q.pass.side ? MemC : MemA] = r2_lane1;
+    // Lanes: word j-1 from L3, or word W-1 and the extension in the tail.
+    if (l3_write) begin
+      if (c5_q.pass.kind == KindRed) begin
+        we[c5_q.pass.side ? MemC : MemA]    = 1'b1;
+        waddr[c5_q.pass.side ? MemC : MemA] = c5_q.j - Aw'(1);
+        wdata[c5_q.pass.side ? MemC : MemA] = r3_lane1;
       end
-      we[c2_q.pass.side ? MemD : MemB]    = 1'b1;
-      waddr[c2_q.pass.side ? MemD : MemB] = c2_q.j - Aw'(1);
-      wdata[c2_q.pass.side ? MemD : MemB] = r2_lane2;
-      dc_valid_d = c2_q.pass.side;
-      dc_first_d = (c2_q.j == Aw'(1));
-      dc_word_d  = r2_lane2;
+      we[c5_q.pass.side ? MemD : MemB]    = 1'b1;
+      waddr[c5_q.pass.side ? MemD : MemB] = c5_q.j - Aw'(1);
+      wdata[c5_q.pass.side ? MemD : MemB] = r3_lane2;
+      dc_valid_d = c5_q.pass.side;
+      dc_first_d = (c5_q.j == Aw'(1));
+      dc_word_d  = r3_lane2;
     end
     if (tail) begin
-      if (c3_q.pass.kind == KindRed) begin
-        we[c3_q.pass.side ? MemC : MemA]    = 1'b1;
-        waddr[c3_q.pass.side ? MemC : MemA] = c3_q.j;
-        wdata[c3_q.pass.side ? MemC : MemA] = rt_lane1;
-        if (c3_q.pass.side) ext_c_d = e_sh1;
+      if (c6_q.pass.kind == KindRed) begin
+        we[c6_q.pass.side ? MemC : MemA]    = 1'b1;
+        waddr[c6_q.pass.side ? MemC : MemA] = c6_q.j;
+        wdata[c6_q.pass.side ? MemC : MemA] = rt_lane1;
+        if (c6_q.pass.side) ext_c_d = e_sh1;
         else                ext_a_d = e_sh1;
       end
-      we[c3_q.pass.side ? MemD : MemB]    = 1'b1;
-      waddr[c3_q.pass.side ? MemD : MemB] = c3_q.j;
-      wdata[c3_q.pass.side ? MemD : MemB] = rt_lane2;
-      if (c3_q.pass.side) ext_d_d = e_sh2;
+      we[c6_q.pass.side ? MemD : MemB]    = 1'b1;
+      waddr[c6_q.pass.side ? MemD : MemB] = c6_q.j;
+      wdata[c6_q.pass.side ? MemD : MemB] = rt_lane2;
+      if (c6_q.pass.side) ext_d_d = e_sh2;
       else                ext_b_d = e_sh2;
-      dc_valid_d = c3_q.pass.side;
-      dc_first_d = (c3_q.j == '0);
+      dc_valid_d = c6_q.pass.side;
+      dc_first_d = (c6_q.j == '0);
       dc_last_d  = 1'b1;
       dc_word_d  = rt_lane2;
     end
@@ -609,6 +665,9 @@ module montu_inv #(
     hen_odd_d  = hen_odd_q;
     inv_d      = inv_q;
     hen_prod_d = hen_prod_q;
+    hen_sh_d   = hen_sh_q;
+    minv_d     = minv_q;
+    drain_d    = drain_q;
     u_odd_d    = u_odd_q;
     v_odd_d    = v_odd_q;
     u_ge_v_d   = u_ge_v_q;
@@ -625,9 +684,9 @@ module montu_inv #(
     if (hen_busy_q) begin
       if (hen_prod_q[hen_bit_q]) begin
         inv_d[hen_bit_q] = 1'b1;
-        hen_prod_d = gf_q ? (hen_prod_q ^ (hen_odd_q << hen_bit_q))
-                          : (hen_prod_q + (hen_odd_q << hen_bit_q));
+        hen_prod_d = gf_q ? (hen_prod_q ^ hen_sh_q) : (hen_prod_q + hen_sh_q);
       end
+      hen_sh_d   = hen_sh_q << 1;
       hen_bit_d  = hen_bit_q + Tw'(1);
       hen_busy_d = (hen_bit_q != Tw'(Word - 1));
     end
@@ -645,8 +704,8 @@ module montu_inv #(
                      : ((dc_ext_q != '0) | dge_now);
     end
 
-    // u/v flags at the last word of a reduction pass.
-    if (v1 && (p1.kind == KindRed) && s1_last) begin
+    // u/v flags at the last word of a reduction pass (W = 1: one cycle later).
+    if (v1 && (p1.kind == KindRed) && s1_last && !s1_first) begin
       u_ge_v_d = cmp_b.ge;
       if (!p1.side) begin
         u_odd_d  = cmp_b.r0_odd;
@@ -654,6 +713,16 @@ module montu_inv #(
       end else begin
         v_odd_d  = cmp_b.r0_odd;
         v_one_d  = cmp_b.r0_one && !cmp_b.nz_hi;
+      end
+    end
+    if (w1l_q) begin
+      u_ge_v_d = cmp_w1.ge;
+      if (!pc_q.side) begin
+        u_odd_d  = cmp_w1.r0_odd;
+        u_zero_d = !cmp_w1.r0_nz && !cmp_w1.nz_hi;
+      end else begin
+        v_odd_d  = cmp_w1.r0_odd;
+        v_one_d  = cmp_w1.r0_one && !cmp_w1.nz_hi;
       end
     end
 
@@ -685,6 +754,7 @@ module montu_inv #(
             v_odd_d    = ld_y_i[0];
             hen_odd_d  = ld_y_i[0] ? ld_y_i : ld_x_i;
             hen_prod_d = ld_y_i[0] ? ld_y_i : ld_x_i;   // odd·inv with inv = 1
+            hen_sh_d   = (ld_y_i[0] ? ld_y_i : ld_x_i) << 1;
             inv_d      = Word'(1);
             hen_bit_d  = Tw'(1);
             hen_busy_d = 1'b1;
@@ -716,18 +786,27 @@ module montu_inv #(
           state_d  = StRun;
           s0_on_d  = 1'b1;
           s0_cnt_d = '0;
+          minv_d   = (gf_q || !y_odd_q) ? inv_q : -inv_q;
         end
       end
       StRun: begin
         if (kill_fail) begin
-          state_d = StIdle;
+          state_d = StDrain;
           s0_on_d = 1'b0;
+          drain_d = 2'd2;
+        end else if (kill_fix) begin
+          // Let the last pass's D flags settle: the first fix pass addresses word 0 in 5 cycles.
+          state_d  = StFix;
+          s0_cnt_d = period_fix - Pw'(4);
+        end
+      end
+      StDrain: begin
+        // The tail of the last pass writes at most 3 cycles after kill_fail, by done_o.
+        drain_d = drain_q - 2'd1;
+        if (drain_q == '0) begin
+          state_d = StIdle;
           done_d  = 1'b1;
           noinv_d = 1'b1;
-        end else if (kill_fix) begin
-          // Let the last pass's D flags settle: the first fix pass addresses word 0 in 2 cycles.
-          state_d  = StFix;
-          s0_cnt_d = period_fix - Pw'(1);
         end
       end
       StFix: begin
@@ -830,6 +909,28 @@ module montu_inv #(
       dc_ext_q   <= '0;
       dge_q      <= 1'b0;
       dxlt_q     <= 1'b0;
+      hen_sh_q   <= '0;
+      minv_q     <= '0;
+      w1l_q      <= 1'b0;
+      c4_q       <= '0;
+      c5_q       <= '0;
+      c6_q       <= '0;
+      m_q        <= '0;
+      p3_q       <= '0;
+      q3_q       <= '0;
+      y3_q       <= '0;
+      p4_q       <= '0;
+      q4_q       <= '0;
+      x4_q       <= '0;
+      x5_q       <= '0;
+      x6_q       <= '0;
+      pr1_q      <= '0;
+      pr2_q      <= '0;
+      lp1_q      <= '0;
+      lp2_q      <= '0;
+      e1_q       <= '0;
+      e2_q       <= '0;
+      drain_q    <= '0;
     end else begin
       state_q    <= state_d;
       gf_q       <= gf_d;
@@ -899,6 +1000,28 @@ module montu_inv #(
       dc_ext_q   <= dc_ext_d;
       dge_q      <= dge_d;
       dxlt_q     <= dxlt_d;
+      hen_sh_q   <= hen_sh_d;
+      minv_q     <= minv_d;
+      w1l_q      <= w1l_d;
+      c4_q       <= c4_d;
+      c5_q       <= c5_d;
+      c6_q       <= c6_d;
+      m_q        <= m_d;
+      p3_q       <= p3_d;
+      q3_q       <= q3_d;
+      y3_q       <= y3_d;
+      p4_q       <= p4_d;
+      q4_q       <= q4_d;
+      x4_q       <= x4_d;
+      x5_q       <= x5_d;
+      x6_q       <= x6_d;
+      pr1_q      <= pr1_d;
+      pr2_q      <= pr2_d;
+      lp1_q      <= lp1_d;
+      lp2_q      <= lp2_d;
+      e1_q       <= e1_d;
+      e2_q       <= e2_d;
+      drain_q    <= drain_d;
     end
   end
 
