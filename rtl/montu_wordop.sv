@@ -15,8 +15,9 @@
 //             GF(2^m): V = x*a, D = V xor N, sel = (D < V), i.e. bit deg(N) of V is set
 //             (V is L+1 bits; its bit L is equal in V and D, so the low L bits decide)
 //       (GF(2^m) MADD/MSUB: V = a xor b, sel = 0)
-//   MLIN (two passes): rd = ca*a + cb*b mod N, constants ca, cb in -3 .. 3; pass 1 runs seven
-//     carry chains V + (o - i)*N, i = 0 .. 6, for their signs, pass 2 writes chain s (below)
+//   MLIN (two passes): rd = ca*a + cb*b mod N, constants ca, cb in -3 .. 3; pass 1 runs six
+//     carry chains V + (o - i)*N, i = 1 .. 6, for their signs, pass 2 writes V + (o - s)*N
+//     (below)
 //     GF(2^m): rd_j = (ca odd ? a_j : 0) xor (cb odd ? b_j : 0)
 //   CSWAP: word j is read once and written twice (ra_j, then rb_j): 2W + 1 cycles
 //   LDZ, LDONE: write only, no read: W cycles
@@ -84,41 +85,66 @@ module montu_wordop
 
   // ---------------------------------------------------------------------------------------
   // MLIN, GF(p): rd = V + (o - s)*N, V = ca*a + cb*b over the integers, o = the sum of the
-  // magnitudes of the negative constants, s = #{i in 1 .. 6 : V + (o - i)*N >= 0}.
+  // magnitudes of the negative constants (0 .. 6), s = #{i in 1 .. 6 : V + (o - i)*N >= 0}.
   // (For ra, rb < N, V + o*N lies in [0, 6N], so rd = V mod N.)
-  // Word j of every chain, with signed carries (floor division by 2^Word):
-  //   v_j   = ca*a_j + cb*b_j + cv                     V;          cv   in -6 .. 6
-  //   e_ij  = (v_j mod 2^Word) + (o - i)*N_j + ce_i    chain i;    ce_i in -6 .. 7
-  // After the last word V = Vlow + cv*2^L and V + (o - i)*N = Elow_i + (ce_i + cv)*2^L with
-  // Vlow, Elow_i in [0, 2^L), so chain i's total is >= 0 iff ce_i + cv >= 0. Pass 1 counts s,
-  // pass 2 recomputes the chains and writes Elow_s word by word. Every per-word sum lies in
-  // [-6*2^Word, 7*2^Word]: Word+4-bit two's complement, whose top 4 bits are the carry.
+  // Every number is a stream of Word-bit digits, least significant first, with one-bit carries
+  // between words, and an overflow h*2^L that is known after the last word:
+  //   k*N, k = 0 .. 6, shared: 2N and 4N are the digits shifted left with the top bits of the
+  //       previous digit shifted in, 3N = N + 2N and 5N = N + 4N adders, 6N = 2*(3N)
+  //   A = |ca|*a: 0, a, 2a or 3a = a + 2a (an adder); likewise B
+  //   S = (+-A) + (+-B), where -A = ~A + 1 - 2^L: the +1 of A is the carry into word 0 of S,
+  //       the +1 of B the carry into word 0 of every E_i
+  //   P_i = o*N - i*N, i = 1 .. 6: subtractors on the modulus side, off the operands' path
+  //   E_i = S + P_i = V + (o - i)*N
+  // After the last word E_i = Elow_i + (q_i + base_i)*2^L with Elow_i in [0, 2^L), q_i the
+  // carries out of S, P_i and E_i, base_i = hA + hB + h_o - h_i - 1 from the overflows (hA of
+  // +-A, h_k of k*N), so E_i >= 0 iff q_i + base_i >= 0. Pass 1 latches these six signs (s is
+  // their number of ones); pass 2 recomputes S and runs chain 1 with P_1 = o*N - s*N, writing
+  // Elow_s word by word.
   // ---------------------------------------------------------------------------------------
-  localparam int unsigned MlinChains = 7;
-  localparam int unsigned Xw         = Word + 4;
+  localparam int unsigned MlinChains = 6;
 
-  // k*x for a small signed k (|k| <= 7) by shifts and adds, as an Xw-bit two's complement
-  function automatic logic [Xw-1:0] mul_small(logic [3:0] k, logic [Word-1:0] x);
-    logic [2:0]    mag;
-    logic [Xw-1:0] p;
-    mag = k[3] ? 3'(4'd0 - k) : k[2:0];
-    p   = (mag[0] ? Xw'(x) : '0) + (mag[1] ? (Xw'(x) << 1) : '0) + (mag[2] ? (Xw'(x) << 2) : '0);
-    return k[3] ? (Xw'(0) - p) : p;
+  // {carry out, x + y + c}: the carry enters as an extra low bit (1 + c carries c into bit 0),
+  // so synthesis sees a two-operand add, one carry chain
+  function automatic logic [Word:0] add_ci(logic [Word-1:0] x, logic [Word-1:0] y, logic c);
+    logic [Word:0] sum;
+    logic          unused_lsb;
+    {sum, unused_lsb} = {1'b0, x, 1'b1} + {1'b0, y, c};
+    return sum;
   endfunction
 
-  // a 4-bit two's-complement carry, sign-extended to Xw bits
-  function automatic logic [Xw-1:0] sext_carry(logic [3:0] c);
-    return {{Word{c[3]}}, c};
+  // x + q >= 0 for a 5-bit two's-complement x and q in 0 .. 3, as logic (no carry chain)
+  function automatic logic at_least_neg(logic [4:0] x, logic [1:0] q);
+    unique case (q)
+      2'd0:    return ~x[4];
+      2'd1:    return ~x[4] | (&x[3:0]);                  // x >= -1
+      2'd2:    return ~x[4] | (&x[3:1]);                  // x >= -2
+      default: return ~x[4] | (x[3] & x[2] & (x[1] | x[0]));   // x >= -3
+    endcase
   endfunction
 
-  logic [3:0]                 lin_o;                  // o, 0 .. 6
-  logic [3:0]                 lin_cv_in, lin_ce_in;   // carries into this word
-  logic [Xw-1:0]              lin_v;                  // v_j
-  logic [Xw-1:0]              lin_e [MlinChains];     // e_ij, i = 0 .. 6
-  logic [Word-1:0]            lin_x, lin_r;           // GF(2^m) result, GF(p) result (chain s)
-  logic [3:0]                 lin_cv_d, lin_cv_q;     // cv
-  logic [MlinChains-1:0][3:0] lin_ce_d, lin_ce_q;     // ce_i
-  logic [2:0]                 lin_s_d, lin_s_q;       // s, latched at the end of pass 1
+  logic [1:0]          lin_mag_a, lin_mag_b;      // |ca|, |cb|
+  logic                lin_neg_a, lin_neg_b;
+  logic [2:0]          lin_o;                     // o
+  logic [1:0]          lin_ntop_in;               // top bits of the previous N word
+  logic                lin_btop_in, lin_n3top_in; // ... of b, of the 3N digit
+  logic [Word-1:0]     lin_nm [8];                // digits of k*N, k = 0 .. 6 (7: 0)
+  logic [2:0]          lin_nh [8];                // overflow of k*N (0 .. 5), at the last word
+  logic [Word-1:0]     lin_a2, lin_b2, lin_a3, lin_b3, lin_da, lin_db, lin_s, lin_sub;
+  logic [1:0]          lin_ha, lin_hb;            // overflow of |ca|*a, |cb|*b (0 .. 2)
+  logic [3:0]          lin_hab;                   // overflow of +-A +-B, signed (-6 .. 4)
+  logic [4:0]          lin_base [1:MlinChains];   // base_i, signed (-12 .. 8)
+  logic [Word-1:0]     lin_p [1:MlinChains];      // digits of P_i
+  logic [Word-1:0]     lin_e [1:MlinChains];      // digits of E_i
+  logic [MlinChains:1] lin_ge;                    // E_i >= 0 (after the last word of pass 1)
+  logic [Word-1:0]     lin_x;                     // GF(2^m) result
+  logic                lin_c3_d, lin_c5_d, lin_ca3_d, lin_cb3_d, lin_cs_d;
+  logic                lin_c3_q, lin_c5_q, lin_ca3_q, lin_cb3_q, lin_cs_q;
+  logic [MlinChains:1] lin_cp_d, lin_cp_q, lin_ce_d, lin_ce_q;   // carries of P_i, E_i
+  logic [1:0]          lin_ntop_q;
+  logic                lin_btop_q, lin_n3top_q;
+  logic [MlinChains:1] lin_ge_q;                  // lin_ge, latched at the end of pass 1
+  logic [2:0]          lin_cnt;                   // s
 
   // ---------------------------------------------------------------------------------------
   // Process stage: the words of this cycle
@@ -128,27 +154,6 @@ module montu_wordop
   logic            c1_in, c2_in;
   logic            c1_d, c2_d, sel_d, eq_d, bit_d, cbit_d;
   logic [3:0]      fl, fl_we;
-
-  always_comb begin
-    lin_o     = (ca_i[3] ? (4'd0 - ca_i) : 4'd0) + (cb_i[3] ? (4'd0 - cb_i) : 4'd0);
-    lin_cv_in = pfirst_q ? 4'd0 : lin_cv_q;
-    lin_v     = mul_small(ca_i, a_i) + mul_small(cb_i, b_i) + sext_carry(lin_cv_in);
-    lin_cv_d  = lin_v[Xw-1:Word];
-    lin_s_d   = '0;
-    lin_r     = '0;
-    for (int unsigned i = 0; i < MlinChains; i++) begin
-      lin_ce_in   = pfirst_q ? 4'd0 : lin_ce_q[i];
-      lin_e[i]    = Xw'(lin_v[Word-1:0]) + mul_small(lin_o - 4'(i), n_i) + sext_carry(lin_ce_in);
-      lin_ce_d[i] = lin_e[i][Xw-1:Word];
-      // chain i's total is >= 0 iff ce_i + cv >= 0 (meaningful after the last word of pass 1)
-      if ((i >= 1) && ($signed({lin_ce_d[i][3], lin_ce_d[i]}) + $signed({lin_cv_d[3], lin_cv_d})
-                       >= 5'sd0)) begin
-        lin_s_d = lin_s_d + 3'd1;
-      end
-      if (lin_s_q == 3'(i)) lin_r = lin_e[i][Word-1:0];
-    end
-    lin_x = (ca_i[0] ? a_i : '0) ^ (cb_i[0] ? b_i : '0);
-  end
 
   always_comb begin
     c1_in  = pfirst_q ? 1'b0 : c1_q;
@@ -246,12 +251,81 @@ module montu_wordop
         sel_d = gf2m_i ? c2_d : (a_i[Word-1] | ~c2_d);
         r     = sel_q ? d : v;
       end
-      OpMlin:  r = gf2m_i ? lin_x : lin_r;   // written in pass 2, s from pass 1
+      OpMlin:  r = gf2m_i ? lin_x : lin_e[1];   // written in pass 2: Elow_s
       OpCswap: r = ppass_q ? hold_q : (cond_i ? b_i : a_i);
       OpLdone: r = {{(Word-1){1'b0}}, (j_q == '0)};
       OpLdz:   r = '0;
       default: r = a_i;   // MOV
     endcase
+  end
+
+  always_comb begin
+    lin_neg_a    = ca_i[3];
+    lin_neg_b    = cb_i[3];
+    lin_mag_a    = 2'(lin_neg_a ? (4'd0 - ca_i) : ca_i);
+    lin_mag_b    = 2'(lin_neg_b ? (4'd0 - cb_i) : cb_i);
+    lin_o        = 3'(lin_neg_a ? lin_mag_a : 2'd0) + 3'(lin_neg_b ? lin_mag_b : 2'd0);
+    // E_i does not grow with i, so lin_ge_q is 1 .. 1 0 .. 0 and s is the number of ones
+    lin_cnt      = {lin_ge_q[4], (lin_ge_q[2] & ~lin_ge_q[4]) | lin_ge_q[6],
+                    (lin_ge_q[1] & ~lin_ge_q[2]) | (lin_ge_q[3] & ~lin_ge_q[4])
+                    | (lin_ge_q[5] & ~lin_ge_q[6])};
+    lin_ntop_in  = pfirst_q ? 2'b00 : lin_ntop_q;
+    lin_btop_in  = pfirst_q ? 1'b0 : lin_btop_q;
+    lin_n3top_in = pfirst_q ? 1'b0 : lin_n3top_q;
+
+    // k*N
+    lin_nm[0] = '0;
+    lin_nm[1] = n_i;
+    lin_nm[2] = {n_i[Word-2:0], lin_ntop_in[1]};
+    lin_nm[4] = {n_i[Word-3:0], lin_ntop_in};
+    {lin_c3_d, lin_nm[3]} = add_ci(n_i, lin_nm[2], pfirst_q ? 1'b0 : lin_c3_q);
+    {lin_c5_d, lin_nm[5]} = add_ci(n_i, lin_nm[4], pfirst_q ? 1'b0 : lin_c5_q);
+    lin_nm[6] = {lin_nm[3][Word-2:0], lin_n3top_in};
+    lin_nm[7] = '0;
+    lin_nh[0] = 3'd0;
+    lin_nh[1] = 3'd0;
+    lin_nh[2] = {2'b00, n_i[Word-1]};
+    lin_nh[4] = {1'b0, n_i[Word-1:Word-2]};
+    lin_nh[3] = 3'(lin_c3_d) + lin_nh[2];
+    lin_nh[5] = 3'(lin_c5_d) + lin_nh[4];
+    lin_nh[6] = {lin_nh[3][1:0], lin_nm[3][Word-1]};
+    lin_nh[7] = 3'd0;
+
+    // |ca|*a and |cb|*b (the top bit of the previous a word is bit_q)
+    lin_a2 = {a_i[Word-2:0], (pfirst_q ? 1'b0 : bit_q)};
+    lin_b2 = {b_i[Word-2:0], lin_btop_in};
+    {lin_ca3_d, lin_a3} = add_ci(a_i, lin_a2, pfirst_q ? 1'b0 : lin_ca3_q);
+    {lin_cb3_d, lin_b3} = add_ci(b_i, lin_b2, pfirst_q ? 1'b0 : lin_cb3_q);
+    unique case (lin_mag_a)
+      2'd1:    begin lin_da = a_i;    lin_ha = 2'd0; end
+      2'd2:    begin lin_da = lin_a2; lin_ha = {1'b0, a_i[Word-1]}; end
+      2'd3:    begin lin_da = lin_a3; lin_ha = 2'(lin_ca3_d) + 2'(a_i[Word-1]); end
+      default: begin lin_da = '0;     lin_ha = 2'd0; end
+    endcase
+    unique case (lin_mag_b)
+      2'd1:    begin lin_db = b_i;    lin_hb = 2'd0; end
+      2'd2:    begin lin_db = lin_b2; lin_hb = {1'b0, b_i[Word-1]}; end
+      2'd3:    begin lin_db = lin_b3; lin_hb = 2'(lin_cb3_d) + 2'(b_i[Word-1]); end
+      default: begin lin_db = '0;     lin_hb = 2'd0; end
+    endcase
+
+    // S = +-A +-B
+    {lin_cs_d, lin_s} = add_ci(lin_da ^ {Word{lin_neg_a}}, lin_db ^ {Word{lin_neg_b}},
+                               pfirst_q ? lin_neg_a : lin_cs_q);
+    lin_hab = (lin_neg_a ? (4'd15 - 4'(lin_ha)) : 4'(lin_ha))     // -(hA + 1) for -A
+            + (lin_neg_b ? (4'd15 - 4'(lin_hb)) : 4'(lin_hb));
+
+    // P_i = o*N - i*N (pass 2, chain 1: o*N - s*N) and E_i = S + P_i
+    for (int unsigned i = 1; i <= MlinChains; i++) begin
+      lin_sub = (i == 1 && ppass_q) ? lin_nm[lin_cnt] : lin_nm[i];
+      {lin_cp_d[i], lin_p[i]} = add_ci(lin_nm[lin_o], ~lin_sub, pfirst_q ? 1'b1 : lin_cp_q[i]);
+      {lin_ce_d[i], lin_e[i]} = add_ci(lin_s, lin_p[i], pfirst_q ? lin_neg_b : lin_ce_q[i]);
+      lin_base[i] = 5'({{1{lin_hab[3]}}, lin_hab}) + 5'(lin_nh[lin_o]) - 5'(lin_nh[i]) - 5'd1;
+      // the carry out of E_i comes last
+      lin_ge[i]   = lin_ce_d[i] ? at_least_neg(lin_base[i], 2'(lin_cs_d) + 2'(lin_cp_d[i]) + 2'd1)
+                                : at_least_neg(lin_base[i], 2'(lin_cs_d) + 2'(lin_cp_d[i]));
+    end
+    lin_x   = (ca_i[0] ? a_i : '0) ^ (cb_i[0] ? b_i : '0);
   end
 
   // ---------------------------------------------------------------------------------------
@@ -304,9 +378,17 @@ module montu_wordop
       cbit_q   <= 1'b0;
       prevw_q  <= '0;
       hold_q   <= '0;
-      lin_cv_q <= '0;
-      lin_ce_q <= '0;
-      lin_s_q  <= '0;
+      lin_c3_q    <= 1'b0;
+      lin_c5_q    <= 1'b0;
+      lin_ca3_q   <= 1'b0;
+      lin_cb3_q   <= 1'b0;
+      lin_cs_q    <= 1'b0;
+      lin_cp_q    <= '0;
+      lin_ce_q    <= '0;
+      lin_ntop_q  <= '0;
+      lin_btop_q  <= 1'b0;
+      lin_n3top_q <= 1'b0;
+      lin_ge_q    <= '0;
     end else if (pv_q) begin
       c1_q     <= c1_d;
       c2_q     <= c2_d;
@@ -314,11 +396,19 @@ module montu_wordop
       bit_q    <= bit_d;
       cbit_q   <= cbit_d;
       prevw_q  <= a_i;
-      lin_cv_q <= lin_cv_d;
-      lin_ce_q <= lin_ce_d;
+      lin_c3_q    <= lin_c3_d;
+      lin_c5_q    <= lin_c5_d;
+      lin_ca3_q   <= lin_ca3_d;
+      lin_cb3_q   <= lin_cb3_d;
+      lin_cs_q    <= lin_cs_d;
+      lin_cp_q    <= lin_cp_d;
+      lin_ce_q    <= lin_ce_d;
+      lin_ntop_q  <= n_i[Word-1:Word-2];
+      lin_btop_q  <= b_i[Word-1];
+      lin_n3top_q <= lin_nm[3][Word-1];
       if (!ppass_q && plast_q) begin                // end of pass 1
         sel_q   <= sel_d;
-        lin_s_q <= lin_s_d;
+        lin_ge_q <= lin_ge;
       end
       if (!ppass_q) hold_q <= cond_i ? a_i : b_i;   // CSWAP: new rb_j
     end
