@@ -292,6 +292,8 @@ module montu_inv #(
   logic [Tw-1:0]   t_new;
   logic [Word-1:0] r_prev, r_last, r_w1;
   cmp_t            cmp_a, cmp_b, cmp_w1;
+  cmp_t            flag_cmp;         // the compare the next pass's u/v flags come from
+  logic            flag_side;
 
   assign w_last     = Aw'(words_q - Cw'(1));
   assign period_red = (Pw'(words_q) < Pw'(6)) ? Pw'(6) : Pw'(words_q);
@@ -704,25 +706,18 @@ module montu_inv #(
                      : ((dc_ext_q != '0) | dge_now);
     end
 
-    // u/v flags at the last word of a reduction pass (W = 1: one cycle later).
-    if (v1 && (p1.kind == KindRed) && s1_last && !s1_first) begin
-      u_ge_v_d = cmp_b.ge;
-      if (!p1.side) begin
-        u_odd_d  = cmp_b.r0_odd;
-        u_zero_d = !cmp_b.r0_nz && !cmp_b.nz_hi;
+    // u/v flags at the last word of a reduction pass (W >= 2), or one cycle later from the
+    // registered word (W = 1, w1l_q); the two never coincide (W is fixed within a MINV).
+    flag_cmp  = w1l_q ? cmp_w1 : cmp_b;
+    flag_side = w1l_q ? pc_q.side : p1.side;
+    if ((v1 && (p1.kind == KindRed) && s1_last && !s1_first) || w1l_q) begin
+      u_ge_v_d = flag_cmp.ge;
+      if (!flag_side) begin
+        u_odd_d  = flag_cmp.r0_odd;
+        u_zero_d = !flag_cmp.r0_nz && !flag_cmp.nz_hi;
       end else begin
-        v_odd_d  = cmp_b.r0_odd;
-        v_one_d  = cmp_b.r0_one && !cmp_b.nz_hi;
-      end
-    end
-    if (w1l_q) begin
-      u_ge_v_d = cmp_w1.ge;
-      if (!pc_q.side) begin
-        u_odd_d  = cmp_w1.r0_odd;
-        u_zero_d = !cmp_w1.r0_nz && !cmp_w1.nz_hi;
-      end else begin
-        v_odd_d  = cmp_w1.r0_odd;
-        v_one_d  = cmp_w1.r0_one && !cmp_w1.nz_hi;
+        v_odd_d  = flag_cmp.r0_odd;
+        v_one_d  = flag_cmp.r0_one && !flag_cmp.nz_hi;
       end
     end
 

