@@ -13,30 +13,39 @@ def register(commands: argparse._SubParsersAction) -> None:
     kinds = bench.add_subparsers(dest="kind", required=True)
 
     unit = kinds.add_parser("unit", help="cycles per instruction × length × field")
-    _backend_option(unit)
+    _unit_options(unit)
     unit.add_argument("--lengths", default=None,
                       help="comma-separated operand lengths in bits (multiples of 64)")
     unit.add_argument("--inversions", type=int, default=10, help="MINV samples per length and field")
-    unit.add_argument("-o", "--output", type=Path, default=Path("bench/results/unit.json"))
+    _output_option(unit, "unit")
     unit.set_defaults(func=_bench_unit)
 
     rsa = kinds.add_parser("rsa", help="RSA modexp, CRT private/public operations, key generation")
-    _backend_option(rsa)
+    _unit_options(rsa)
     rsa.add_argument("--keys", type=int, default=10, help="keys generated for the key-generation figures")
-    rsa.add_argument("-o", "--output", type=Path, default=Path("bench/results/rsa.json"))
+    _output_option(rsa, "rsa")
     rsa.set_defaults(func=_bench_rsa)
 
     ecc = kinds.add_parser("ecc", help="scalar multiplication, ECDSA sign/verify, ECDH per curve")
-    _backend_option(ecc)
+    _unit_options(ecc)
     ecc.add_argument("--curves", default=None, help="comma-separated OpenSSL curve names (default: all)")
     ecc.add_argument("--samples", type=int, default=3, help="random scalars/messages per curve")
-    ecc.add_argument("-o", "--output", type=Path, default=Path("bench/results/ecc.json"))
+    _output_option(ecc, "ecc")
     ecc.set_defaults(func=_bench_ecc)
 
 
-def _backend_option(parser: argparse.ArgumentParser) -> None:
+def _unit_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
                         help="rtl: the Verilated RTL (default); sim: the cycle-exact simulator")
+    parser.add_argument("--pipelined-mac", action="store_true",
+                        help="the unit with pipelined MAC lanes (PipelinedMac = 1); results go to "
+                             "*_pm.json so the default unit's stay")
+
+
+def _output_option(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument("-o", "--output", type=Path, default=None,
+                        help=f"results file (default bench/results/{name}.json, {name}_pm.json "
+                             "with --pipelined-mac)")
 
 
 def _bench_unit(args: argparse.Namespace) -> int:
@@ -50,14 +59,15 @@ def _bench_unit(args: argparse.Namespace) -> int:
             raise MontuError(f"--lengths must be comma-separated integers (got {args.lengths!r})") from None
         if any(b <= 0 or b % 64 for b in lengths):
             raise MontuError("--lengths must be positive multiples of 64")
-    unit.run(backend=args.backend, lengths=lengths, inversions=args.inversions, out=args.output)
+    unit.run(backend=args.backend, lengths=lengths, inversions=args.inversions, out=args.output,
+             pipelined_mac=args.pipelined_mac)
     return 0
 
 
 def _bench_rsa(args: argparse.Namespace) -> int:
     from montu.benchmarks import rsa
 
-    rsa.run(backend=args.backend, keys=args.keys, out=args.output)
+    rsa.run(backend=args.backend, keys=args.keys, out=args.output, pipelined_mac=args.pipelined_mac)
     return 0
 
 
@@ -65,5 +75,6 @@ def _bench_ecc(args: argparse.Namespace) -> int:
     from montu.benchmarks import ecc
 
     curves = tuple(c.strip() for c in args.curves.split(",")) if args.curves else None
-    ecc.run(backend=args.backend, curves=curves, samples=args.samples, out=args.output)
+    ecc.run(backend=args.backend, curves=curves, samples=args.samples, out=args.output,
+            pipelined_mac=args.pipelined_mac)
     return 0

