@@ -13,24 +13,32 @@
 // the single MAC does lane a in the first cycle and lane b in the second cycle of a two-cycle
 // beat, and every register and memory port of this engine moves once per beat):
 //   beat c     issue   read x_i (port a), y_j (port b), z_j of row i-1 (scratch T)
-//   beat c+1   lane a
-//   beat c+2   q unit (j = 0), read n_j (port n)
-//   beat c+3   lane b
-//   beat c+4   final add (j = s-1)
-//   beat c+5   z_j of row i leaves
+//   beat c+1   lane a                                   (StA)
+//   beat c+2   q unit (j = 0), read n_j (port n)        (StQ)
+//   beat c+3   lane b                                   (StB)
+//   beat c+4   final add (j = s-1)                      (StF)
+//   beat c+5   z_j of row i leaves                      (StO)
+// PipelinedMac = 1 (Lanes = 2, 4) replaces each single-cycle MAC by montu_mac_pipe (operands,
+// partial products, rows, accumulate: u_j 4 beats after its operands, the carry word 5) and the
+// q unit by montu_qunit_pipe (t 3 beats after u_0), for a shorter clock period:
+//   beat c+1 lane a operands (StA), c+5 u_j of lane a, q unit input (StQ), c+6 carry word of
+//   lane a (StCa), c+8 t_i and lane b operands (StB), c+12 u_j of lane b, c+13 final add (StF),
+//   c+14 z_j leaves (StO); and the final pass registers its read data (one beat more).
 //
-// Lanes = 1, 2 (one pair): word (i, j) issues at beat i*P + j with P = max(s, 4): z_j of row i
-// reaches lane a of row i+1 exactly P beats later (forwarded for P = 4, 5; through T for
-// P >= 6), so row i+1 starts right after row i; for s < 4 the gap is filled with bubbles.
+// Lanes = 1, 2 (one pair): word (i, j) issues at beat i*P + j with P = max(s, MinP), MinP =
+// StO - 1 (4; pipelined 13): z_j of row i reaches lane a of row i+1 exactly P beats later
+// (forwarded for P = MinP, MinP + 1; through T above), so row i+1 starts right after row i;
+// for s < MinP the gap is filled with bubbles.
 //
 // Lanes = 4 (two pairs on consecutive rows): rows are taken two at a time, row pair r = 0 ..
-// ceil(s/2)-1. Pair 0 runs row 2r - (s mod 2), pair 1 row 2r + 1 - (s mod 2), Lag = 4 beats
-// behind pair 0; for odd s, row pair 0 starts with a zero row on pair 0 (x = 0, z = 0 gives
+// ceil(s/2)-1. Pair 0 runs row 2r - (s mod 2), pair 1 row 2r + 1 - (s mod 2), Lag = StO - StA
+// = 4 beats (pipelined 13) behind pair 0; for odd s, row pair 0 starts with a zero row on pair 0 (x = 0, z = 0 gives
 // z = 0 and v = 0, a no-op), so the last row always runs on pair 1. Word (r, j) issues at
-// beat r*P + j on pair 0 with P = max(s, 8). Pair 1 takes y_j, n_j from delay lines and z_j
-// straight from pair 0's output stage (its lane a sees z_j in the beat pair 0 produces it);
-// pair 1's z_j reaches pair 0's next row P - 8 beats after it leaves (forwarded for P = 8,
-// 9; through T for P >= 10); x of the two rows is read on port a in the first two beats of
+// beat r*P + j on pair 0 with P = max(s, MinP), MinP = 2 * Lag (8; pipelined 26). Pair 1
+// takes y_j, n_j from delay lines and z_j straight from pair 0's output stage (its lane a sees
+// z_j in the beat pair 0 produces it); pair 1's z_j reaches pair 0's next row P - MinP beats
+// after it leaves (forwarded for P = MinP, MinP + 1; through T above); x of the two rows is
+// read on port a in the first two beats of
 // the row pair and held. The carry word v passes from each pair to the other.
 //
 // Final subtraction without a data-dependent branch: the last row accumulates the borrow of
@@ -39,12 +47,15 @@
 // Beats from start_i to done_o (inclusive):
 //   Lanes = 1, 2:  (s-1)*max(s, 4) + 2s + 6             (Lanes = 1: two cycles per beat)
 //   Lanes = 4:     (ceil(s/2)-1)*max(s, 8) + 2s + 10
+//   pipelined, Lanes = 2:  (s-1)*max(s, 13) + 2s + 16
+//   pipelined, Lanes = 4:  (ceil(s/2)-1)*max(s, 26) + 2s + 29
 module montu_mont #(
-  parameter int unsigned Word     = 64,
-  parameter int unsigned Lanes    = 2,
-  parameter int unsigned MaxWords = 64,
-  localparam int unsigned Jw      = $clog2(MaxWords + 5),
-  localparam int unsigned Ta      = $clog2(MaxWords + 2)
+  parameter int unsigned Word         = 64,
+  parameter int unsigned Lanes        = 2,
+  parameter int unsigned MaxWords     = 64,
+  parameter bit          PipelinedMac = 1'b0,
+  localparam int unsigned Jw          = $clog2(MaxWords + 5),
+  localparam int unsigned Ta          = $clog2(MaxWords + 2)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -82,15 +93,34 @@ module montu_mont #(
     logic [Jw-1:0] j;
   } ctl_t;
 
-  localparam int unsigned NumPairs  = (Lanes == 4) ? 2 : 1;   // lane pairs
-  localparam int unsigned Lag       = 4;                      // beats pair p+1 trails pair p
-  localparam int unsigned Tail      = Lag * (NumPairs - 1);   // stages of the later pairs
-  localparam int unsigned NumStages = 5 + Tail;               // stage of the last pair's z
-  localparam int unsigned MinP      = (Lanes == 4) ? 8 : 4;   // shortest row (pair) period
+  // Stages of one lane pair, in beats after the issue beat of a word (see the header):
+  //   StA lane a operands, StQ q unit input (u_j of lane a), StCa lane a's carry word,
+  //   StB lane b operands (t_i, n_j, u_j), StF final add (j = s-1), StO z_j leaves.
+  localparam int unsigned StA  = 1;
+  localparam int unsigned StQ  = PipelinedMac ? 5 : 2;
+  localparam int unsigned StCa = PipelinedMac ? 6 : 2;
+  localparam int unsigned StB  = PipelinedMac ? 8 : 3;
+  localparam int unsigned StF  = PipelinedMac ? 13 : 4;
+  localparam int unsigned StO  = StF + 1;
+
+  localparam int unsigned NumPairs  = (Lanes == 4) ? 2 : 1;      // lane pairs
+  localparam int unsigned Lag       = StO - StA;                 // beats pair p+1 trails pair p
+  localparam int unsigned Tail      = Lag * (NumPairs - 1);      // stages of the later pairs
+  localparam int unsigned NumStages = StO + Tail;                // stage of the last pair's z
+  localparam int unsigned MinP      = (Lanes == 4) ? 2 * Lag : StO - 1;   // shortest row period
+  localparam int unsigned NdLen     = NumStages - StB;           // n_j delay line
+  localparam int unsigned FinStages = PipelinedMac ? 2 : 1;      // final pass: read to write
+  // issue counter j runs over max(s, MinP) beats
+  localparam int unsigned Cw        = $clog2(((MinP > MaxWords) ? MinP : MaxWords) + 5);
+
+  if (PipelinedMac && Lanes == 1) begin : g_bad_pipelined_lanes
+    $error("montu_mont: PipelinedMac needs Lanes = 2 or 4 (one MAC per lane)");
+  end
 
   logic act, adv;
   logic run_q, iss_q, phase_q;
-  logic [Jw-1:0] ii_q, jj_q, pm1, rows_m1;
+  logic [Jw-1:0] ii_q, rows_m1;
+  logic [Cw-1:0] jj_q, pm1;
   ctl_t st0;
   ctl_t st_q [1:NumStages];
 
@@ -107,17 +137,17 @@ module montu_mont #(
   end
 
   // P - 1 = max(s, MinP) - 1; ii counts rows (Lanes = 1, 2) or row pairs (Lanes = 4)
-  assign pm1     = (s_i > Jw'(MinP)) ? (s_i - Jw'(1)) : Jw'(MinP - 1);
+  assign pm1     = (Cw'(s_i) > Cw'(MinP)) ? (Cw'(s_i) - Cw'(1)) : Cw'(MinP - 1);
   assign rows_m1 = (Lanes == 4) ? ((s_i - Jw'(1)) >> 1) : (s_i - Jw'(1));
 
   logic issuing, last_issue;
   assign issuing    = start_i | iss_q;
-  assign st0.v      = issuing & (jj_q < s_i);
+  assign st0.v      = issuing & (jj_q < Cw'(s_i));
   assign st0.first  = (jj_q == '0);
-  assign st0.last   = (jj_q == s_i - Jw'(1));
+  assign st0.last   = (jj_q == Cw'(s_i) - Cw'(1));
   assign st0.i0     = (ii_q == '0);
   assign st0.ilast  = (ii_q == rows_m1);
-  assign st0.j      = jj_q;
+  assign st0.j      = Jw'(jj_q);
   assign last_issue = st0.v & st0.last & st0.ilast;
 
   // ---------------------------------------------------------------------------------------
@@ -131,7 +161,7 @@ module montu_mont #(
   logic [Word-1:0] zout [NumPairs];   // z_j of the pair's row, in its output stage
   logic            vout [NumPairs];   // v after the pair's latest row
 
-  logic [Word-1:0] nd_q [1:2+Tail];   // n_j delayed from lane b of pair 0
+  logic [Word-1:0] nd_q [1:NdLen];    // n_j delayed from lane b of pair 0
   logic [Word-1:0] zlast, zout_d1_q;  // the last pair's z_j (written to T), one beat later
 
   assign zlast = zout[NumPairs-1];
@@ -139,82 +169,136 @@ module montu_mont #(
   for (genvar p = 0; p < NumPairs; p++) begin : g_pair
     localparam int unsigned S = Lag * p;   // the pair's stage k is st_q[S + k]
 
-    logic [2*Word-1:0] sa_d, sa_q;     // lane a: {ca, u_j}
-    logic [2*Word-1:0] sb_d, sb_q;     // lane b: {cb, z_{j-1}}
-    logic [Word-1:0]   u1_q;           // u_j delayed to lane b
-    logic [Word-1:0]   t_d, t_q;       // t_i
-    logic [Word-1:0]   cal_q;          // ca after the last word of a row
-    logic [Word-1:0]   zlast_q;        // z_{s-1}
-    logic              v_q;            // the carry word v of Alg. 2 (0 or 1)
-    logic [Word:0]     zl_sum;
-    logic [Word-1:0]   ca_in, cb_in;
+    if (PipelinedMac) begin : g_pipelined
+      // Pipelined lanes (montu_mac_pipe, montu_qunit_pipe): u_j of lane a at StQ, its carry
+      // word at StCa; t_i at StB (straight from the q unit for j = 0, then held); u_j of lane
+      // b (= z_{j-1}) at StB + 4, its carry word at StF.
+      logic [Word-1:0] ua, caa, ub, cab, t_new, t_hold_q, t_op;
+      logic [Word-1:0] ud_q [1:StB-StQ];   // u_j of lane a delayed to lane b
+      logic [Word-1:0] ub_d1_q;            // u_{j+1} of lane b = z_j, one beat later
+      logic [Word-1:0] cal_q;              // ca after the last word of a row
+      logic [Word-1:0] zlast_q;            // z_{s-1}
+      logic            v_q;                // the carry word v of Alg. 2 (0 or 1)
+      logic [Word:0]   zl_sum;
 
-    assign ca_in = st_q[S+1].first ? '0 : sa_q[2*Word-1:Word];
-    assign cb_in = st_q[S+3].first ? '0 : sb_q[2*Word-1:Word];
-
-    if (Lanes == 1) begin : g_one_lane
-      // One MAC: lane a in the first cycle of a beat (result parked in tmp_q), lane b in the
-      // second; both lane registers then advance together at the end of the beat.
-      logic [Word-1:0]   ma, mb, mc, md;
-      logic [2*Word-1:0] msum, tmp_q;
-      assign ma = phase_q ? t_q   : xop[p];
-      assign mb = phase_q ? nop[p] : yop[p];
-      assign mc = phase_q ? u1_q  : zin[p];
-      assign md = phase_q ? cb_in : ca_in;
-      montu_mac #(.Word(Word)) u_mac (
-        .gf2m_i, .a_i(ma), .b_i(mb), .c_i(mc), .d_i(md), .sum_o(msum)
+      montu_mac_pipe #(.Word(Word)) u_lane_a (
+        .clk_i, .gf2m_i, .first_i(st_q[S+StA].first),
+        .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .u_o(ua), .ca_o(caa)
       );
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni)                tmp_q <= '0;
-        else if (act && !phase_q)   tmp_q <= msum;
+      montu_qunit_pipe #(.Word(Word)) u_qunit (
+        .clk_i, .gf2m_i, .u_i(ua), .w_i, .t_o(t_new)
+      );
+      assign t_op = st_q[S+StB].first ? t_new : t_hold_q;
+      montu_mac_pipe #(.Word(Word)) u_lane_b (
+        .clk_i, .gf2m_i, .first_i(st_q[S+StB].first),
+        .a_i(t_op), .b_i(nop[p]), .c_i(ud_q[StB-StQ]), .u_o(ub), .ca_o(cab)
+      );
+
+      // (v, z_{s-1}) = ca + cb + v
+      assign zl_sum = gf2m_i ? {1'b0, cal_q ^ cab}
+                             : ({1'b0, cal_q} + {1'b0, cab} + {{Word{1'b0}}, vin[p]});
+
+      assign zout[p] = st_q[S+StO].last ? zlast_q : ub_d1_q;
+      assign vout[p] = v_q;
+
+      always_ff @(posedge clk_i) begin
+        ud_q[1] <= ua;
+        for (int unsigned k = 2; k <= StB - StQ; k++) ud_q[k] <= ud_q[k-1];
+        ub_d1_q <= ub;
+        if (st_q[S+StB].first)                    t_hold_q <= t_new;
+        if (st_q[S+StCa].v && st_q[S+StCa].last) cal_q    <= caa;
       end
-      assign sa_d = tmp_q;
-      assign sb_d = msum;
-    end else begin : g_two_lanes
-      // Lines 9 and 10 of Alg. 2 on two MACs in the same cycle.
-      montu_mac #(.Word(Word)) u_mac_a (
-        .gf2m_i, .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .d_i(ca_in), .sum_o(sa_d)
+
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          zlast_q <= '0;
+          v_q     <= 1'b0;
+        end else if (start_i) begin
+          v_q <= 1'b0;
+        end else if (st_q[S+StF].v && st_q[S+StF].last) begin
+          zlast_q <= zl_sum[Word-1:0];
+          v_q     <= zl_sum[Word];
+        end
+      end
+    end else begin : g_single_cycle
+      logic [2*Word-1:0] sa_d, sa_q;     // lane a: {ca, u_j}
+      logic [2*Word-1:0] sb_d, sb_q;     // lane b: {cb, z_{j-1}}
+      logic [Word-1:0]   u1_q;           // u_j delayed to lane b
+      logic [Word-1:0]   t_d, t_q;       // t_i
+      logic [Word-1:0]   cal_q;          // ca after the last word of a row
+      logic [Word-1:0]   zlast_q;        // z_{s-1}
+      logic              v_q;            // the carry word v of Alg. 2 (0 or 1)
+      logic [Word:0]     zl_sum;
+      logic [Word-1:0]   ca_in, cb_in;
+
+      assign ca_in = st_q[S+StA].first ? '0 : sa_q[2*Word-1:Word];
+      assign cb_in = st_q[S+StB].first ? '0 : sb_q[2*Word-1:Word];
+
+      if (Lanes == 1) begin : g_one_lane
+        // One MAC: lane a in the first cycle of a beat (result parked in tmp_q), lane b in the
+        // second; both lane registers then advance together at the end of the beat.
+        logic [Word-1:0]   ma, mb, mc, md;
+        logic [2*Word-1:0] msum, tmp_q;
+        assign ma = phase_q ? t_q   : xop[p];
+        assign mb = phase_q ? nop[p] : yop[p];
+        assign mc = phase_q ? u1_q  : zin[p];
+        assign md = phase_q ? cb_in : ca_in;
+        montu_mac #(.Word(Word)) u_mac (
+          .gf2m_i, .a_i(ma), .b_i(mb), .c_i(mc), .d_i(md), .sum_o(msum)
+        );
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni)                tmp_q <= '0;
+          else if (act && !phase_q)   tmp_q <= msum;
+        end
+        assign sa_d = tmp_q;
+        assign sb_d = msum;
+      end else begin : g_two_lanes
+        // Lines 9 and 10 of Alg. 2 on two MACs in the same cycle.
+        montu_mac #(.Word(Word)) u_mac_a (
+          .gf2m_i, .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .d_i(ca_in), .sum_o(sa_d)
+        );
+        montu_mac #(.Word(Word)) u_mac_b (
+          .gf2m_i, .a_i(t_q), .b_i(nop[p]), .c_i(u1_q), .d_i(cb_in), .sum_o(sb_d)
+        );
+      end
+
+      montu_qunit #(.Word(Word)) u_qunit (
+        .gf2m_i, .u_i(sa_q[Word-1:0]), .w_i, .t_o(t_d)
       );
-      montu_mac #(.Word(Word)) u_mac_b (
-        .gf2m_i, .a_i(t_q), .b_i(nop[p]), .c_i(u1_q), .d_i(cb_in), .sum_o(sb_d)
-      );
-    end
 
-    montu_qunit #(.Word(Word)) u_qunit (
-      .gf2m_i, .u_i(sa_q[Word-1:0]), .w_i, .t_o(t_d)
-    );
+      // (v, z_{s-1}) = ca + cb + v
+      assign zl_sum = gf2m_i ? {1'b0, cal_q ^ sb_q[2*Word-1:Word]}
+                             : ({1'b0, cal_q} + {1'b0, sb_q[2*Word-1:Word]} + {{Word{1'b0}}, vin[p]});
 
-    // (v, z_{s-1}) = ca + cb + v
-    assign zl_sum = gf2m_i ? {1'b0, cal_q ^ sb_q[2*Word-1:Word]}
-                           : ({1'b0, cal_q} + {1'b0, sb_q[2*Word-1:Word]} + {{Word{1'b0}}, vin[p]});
+      // z_j of the pair's current row
+      assign zout[p] = st_q[S+StO].last ? zlast_q : sb_q[Word-1:0];
+      assign vout[p] = v_q;
 
-    // z_j of the pair's current row
-    assign zout[p] = st_q[S+5].last ? zlast_q : sb_q[Word-1:0];
-    assign vout[p] = v_q;
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        sa_q    <= '0;
-        sb_q    <= '0;
-        u1_q    <= '0;
-        t_q     <= '0;
-        cal_q   <= '0;
-        zlast_q <= '0;
-        v_q     <= 1'b0;
-      end else begin
-        if (start_i) v_q <= 1'b0;
-        if (adv) begin
-          sa_q <= sa_d;
-          sb_q <= sb_d;
-          u1_q <= sa_q[Word-1:0];
-          if (st_q[S+2].v && st_q[S+2].first) t_q   <= t_d;
-          if (st_q[S+2].v && st_q[S+2].last)  cal_q <= sa_q[2*Word-1:Word];
-          if (st_q[S+4].v && st_q[S+4].last) begin
-            zlast_q <= zl_sum[Word-1:0];
-            v_q     <= zl_sum[Word];
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          sa_q    <= '0;
+          sb_q    <= '0;
+          u1_q    <= '0;
+          t_q     <= '0;
+          cal_q   <= '0;
+          zlast_q <= '0;
+          v_q     <= 1'b0;
+        end else begin
+          if (start_i) v_q <= 1'b0;
+          if (adv) begin
+            sa_q <= sa_d;
+            sb_q <= sb_d;
+            u1_q <= sa_q[Word-1:0];
+            if (st_q[S+StQ].v && st_q[S+StQ].first) t_q   <= t_d;
+            if (st_q[S+StCa].v && st_q[S+StCa].last)  cal_q <= sa_q[2*Word-1:Word];
+            if (st_q[S+StF].v && st_q[S+StF].last) begin
+              zlast_q <= zl_sum[Word-1:0];
+              v_q     <= zl_sum[Word];
+            end
           end
         end
       end
+
     end
 
     // Operands: pair 0 reads y_j, n_j and (through T or forwarding) the last pair's z_j;
@@ -224,8 +308,8 @@ module montu_mont #(
       assign nop[p] = n_i;
       assign vin[p] = vout[NumPairs-1];
       assign zin[p] = st_q[1].i0              ? '0 :
-                      (s_i <= Jw'(MinP))      ? zlast :
-                      (s_i == Jw'(MinP + 1))  ? zout_d1_q : t_rdata_i;
+                      (Cw'(s_i) <= Cw'(MinP))     ? zlast :
+                      (Cw'(s_i) == Cw'(MinP + 1)) ? zout_d1_q : t_rdata_i;
     end else begin : g_follow
       logic [Word-1:0] yd_q [1:Lag];   // y_j delayed from lane a of pair p-1
       always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -287,17 +371,57 @@ module montu_mont #(
   // ---------------------------------------------------------------------------------------
   logic          bor_q;          // borrow of Z - N over the words so far
   logic [Word:0] zdiff;
-  assign zdiff = {1'b0, zlast} - {1'b0, nd_q[2+Tail]}
+  assign zdiff = {1'b0, zlast} - {1'b0, nd_q[NdLen]}
                - {{Word{1'b0}}, (st_q[NumStages].first ? 1'b0 : bor_q)};
 
   logic          fp_on_q, fv1_q, ffirst1_q, flast1_q, fb_q, sel;
   logic [Jw-1:0] fj_q, fj1_q;
   logic [Word:0] fdiff;
   logic          fin_start;
+  // the stage that writes rd: the read data (FinStages = 1) or its registered copy
+  logic            fw_v, fw_first, fw_last;
+  logic [Jw-1:0]   fw_j;
+  logic [Word-1:0] fw_z, fw_n;
+
+  if (FinStages == 2) begin : g_fin_reg
+    logic            fv2_q, ffirst2_q, flast2_q;
+    logic [Jw-1:0]   fj2_q;
+    logic [Word-1:0] fz2_q, fn2_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        fv2_q     <= 1'b0;
+        ffirst2_q <= 1'b0;
+        flast2_q  <= 1'b0;
+        fj2_q     <= '0;
+      end else if (adv) begin
+        fv2_q     <= fv1_q;
+        ffirst2_q <= ffirst1_q;
+        flast2_q  <= flast1_q;
+        fj2_q     <= fj1_q;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      fz2_q <= t_rdata_i;
+      fn2_q <= n_i;
+    end
+    assign fw_v     = fv2_q;
+    assign fw_first = ffirst2_q;
+    assign fw_last  = flast2_q;
+    assign fw_j     = fj2_q;
+    assign fw_z     = fz2_q;
+    assign fw_n     = fn2_q;
+  end else begin : g_fin_direct
+    assign fw_v     = fv1_q;
+    assign fw_first = ffirst1_q;
+    assign fw_last  = flast1_q;
+    assign fw_j     = fj1_q;
+    assign fw_z     = t_rdata_i;
+    assign fw_n     = n_i;
+  end
 
   assign fin_start = st_q[NumStages].v & st_q[NumStages].last & st_q[NumStages].ilast;
   assign sel   = ~gf2m_i & (vout[NumPairs-1] | ~bor_q);
-  assign fdiff = {1'b0, t_rdata_i} - {1'b0, n_i} - {{Word{1'b0}}, (ffirst1_q ? 1'b0 : fb_q)};
+  assign fdiff = {1'b0, fw_z} - {1'b0, fw_n} - {{Word{1'b0}}, (fw_first ? 1'b0 : fb_q)};
 
   // ---------------------------------------------------------------------------------------
   // Sequential logic
@@ -333,7 +457,7 @@ module montu_mont #(
             ii_q <= ii_q + Jw'(1);
             jj_q <= '0;
           end else begin
-            jj_q <= jj_q + Jw'(1);
+            jj_q <= jj_q + Cw'(1);
           end
         end
         st_q[1] <= st0;
@@ -357,16 +481,16 @@ module montu_mont #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned k = 1; k <= 2 + Tail; k++) nd_q[k] <= '0;
+      for (int unsigned k = 1; k <= NdLen; k++) nd_q[k] <= '0;
       zout_d1_q <= '0;
       bor_q     <= 1'b0;
       fb_q      <= 1'b0;
     end else if (adv) begin
       nd_q[1] <= n_i;
-      for (int unsigned k = 2; k <= 2 + Tail; k++) nd_q[k] <= nd_q[k-1];
+      for (int unsigned k = 2; k <= NdLen; k++) nd_q[k] <= nd_q[k-1];
       zout_d1_q <= zlast;
       if (st_q[NumStages].v) bor_q <= zdiff[Word];
-      if (fv1_q)             fb_q  <= fdiff[Word];
+      if (fw_v)              fb_q  <= fdiff[Word];
     end
   end
 
@@ -374,16 +498,16 @@ module montu_mont #(
   // Memory ports
   // ---------------------------------------------------------------------------------------
   assign re_o      = adv;
-  assign y_idx_o   = jj_q;
-  assign n_idx_o   = fp_on_q ? fj_q : st_q[2].j;
+  assign y_idx_o   = Jw'(jj_q);
+  assign n_idx_o   = fp_on_q ? fj_q : st_q[StB-1].j;
   assign t_re_o    = adv;
   assign t_raddr_o = Ta'(fp_on_q ? fj_q : jj_q);
   assign t_we_o    = adv & st_q[NumStages].v;
   assign t_waddr_o = Ta'(st_q[NumStages].j);
   assign t_wdata_o = zlast;
 
-  assign rf_we_o    = adv & fv1_q;
-  assign rf_idx_o   = fj1_q;
-  assign rf_wdata_o = sel ? fdiff[Word-1:0] : t_rdata_i;
-  assign done_o     = adv & fv1_q & flast1_q;
+  assign rf_we_o    = adv & fw_v;
+  assign rf_idx_o   = fw_j;
+  assign rf_wdata_o = sel ? fdiff[Word-1:0] : fw_z;
+  assign done_o     = adv & fw_v & fw_last;
 endmodule

@@ -16,7 +16,8 @@ module montu_top
   parameter int unsigned Word    = 64,   // 32 or 64
   parameter int unsigned Lanes   = 2,    // 1, 2 or 4 MAC lanes
   parameter int unsigned MaxBits = 4096, // multiple of 64
-  parameter int unsigned NumRegs = 32    // 16 .. 32
+  parameter int unsigned NumRegs = 32,   // 16 .. 32
+  parameter bit          PipelinedMac = 1'b0   // pipelined MAC lanes and q unit (Lanes 2, 4)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -58,6 +59,9 @@ module montu_top
   end
   if (NumRegs < 16 || NumRegs > 32) begin : g_bad_numregs
     $error("montu_top: NumRegs must be in 16 .. 32");
+  end
+  if (PipelinedMac && Lanes == 1) begin : g_bad_pipelined_mac
+    $error("montu_top: PipelinedMac needs Lanes = 2 or 4");
   end
 
   // Decode errors are reported from StErr, one cycle after decode: 2 cycles after accept.
@@ -186,7 +190,9 @@ module montu_top
   assign is_mm    = (op == OpStartmmi) || (op == OpMmx);
   assign mm_start = dec_ok && is_mm;
 
-  montu_mont #(.Word(Word), .Lanes(Lanes), .MaxWords(MaxWords)) u_mont (
+  montu_mont #(
+    .Word(Word), .Lanes(Lanes), .MaxWords(MaxWords), .PipelinedMac(PipelinedMac)
+  ) u_mont (
     .clk_i, .rst_ni,
     .start_i   (mm_start),
     .gf2m_i    (gf2m_q),

@@ -13,7 +13,8 @@ from verilator_env import missing_tool
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl"
 SOURCES = ["montu_lint.vlt", "montu_pkg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv",
-           "montu_mac.sv", "montu_qunit.sv", "montu_mont.sv", "montu_wordop.sv",
+           "montu_mac.sv", "montu_qunit.sv", "montu_mac_pipe.sv", "montu_qunit_pipe.sv",
+           "montu_mont.sv", "montu_wordop.sv",
            "montu_inv_ram.sv", "montu_inv.sv", "montu_top.sv"]
 
 CONFIGS = {
@@ -26,6 +27,10 @@ CONFIGS = {
     "lanes4": {"Lanes": 4},
     "word32_lanes4_576": {"Word": 32, "Lanes": 4, "MaxBits": 576},
     "lanes4_64_regs16": {"Lanes": 4, "MaxBits": 64, "NumRegs": 16},
+    "pipelined": {"PipelinedMac": 1},
+    "pipelined_word32_576": {"PipelinedMac": 1, "Word": 32, "MaxBits": 576},
+    "pipelined_lanes4": {"PipelinedMac": 1, "Lanes": 4},
+    "pipelined_lanes4_64_regs16": {"PipelinedMac": 1, "Lanes": 4, "MaxBits": 64, "NumRegs": 16},
 }
 
 
@@ -56,6 +61,7 @@ def test_lint_clean(name: str) -> None:
 
 @pytest.mark.parametrize("params,message", [
     ({"Lanes": 3}, "Lanes must be 1, 2 or 4"),
+    ({"Lanes": 1, "PipelinedMac": 1}, "PipelinedMac needs Lanes = 2 or 4"),
     ({"Word": 16}, "Word must be 32 or 64"),
     ({"NumRegs": 8}, "NumRegs must be in 16 .. 32"),
 ])

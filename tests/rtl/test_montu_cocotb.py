@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RTL = ROOT / "rtl"
 SOURCES = ["montu_pkg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv", "montu_mac.sv",
-           "montu_qunit.sv", "montu_mont.sv", "montu_wordop.sv", "montu_inv_ram.sv", "montu_inv.sv",
+           "montu_qunit.sv", "montu_mac_pipe.sv", "montu_qunit_pipe.sv", "montu_mont.sv", "montu_wordop.sv", "montu_inv_ram.sv", "montu_inv.sv",
            "montu_top.sv"]
 
 CONFIGS = {
@@ -32,11 +32,16 @@ CONFIGS = {
     "w32_l2_576_r20": {"Word": 32, "Lanes": 2, "MaxBits": 576, "NumRegs": 20},
     "w64_l4_1024_r16": {"Word": 64, "Lanes": 4, "MaxBits": 1024, "NumRegs": 16},
     "w32_l4_576_r16": {"Word": 32, "Lanes": 4, "MaxBits": 576, "NumRegs": 16},
+    # pipelined MAC lanes (the high-clock build)
+    "w64_l2_4096_r32_pm": {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32, "PipelinedMac": 1},
+    "w32_l4_576_r16_pm": {"Word": 32, "Lanes": 4, "MaxBits": 576, "NumRegs": 16, "PipelinedMac": 1},
 }
 # more configurations with MONTU_RTL_ALL=1
 EXTRA = {
     "w64_l1_576_r16": {"Word": 64, "Lanes": 1, "MaxBits": 576, "NumRegs": 16},
     "w64_l4_4096_r32": {"Word": 64, "Lanes": 4, "MaxBits": 4096, "NumRegs": 32},
+    "w64_l4_1024_r16_pm": {"Word": 64, "Lanes": 4, "MaxBits": 1024, "NumRegs": 16, "PipelinedMac": 1},
+    "w32_l2_1024_r16_pm": {"Word": 32, "Lanes": 2, "MaxBits": 1024, "NumRegs": 16, "PipelinedMac": 1},
 }
 if os.environ.get("MONTU_RTL_ALL"):
     CONFIGS.update(EXTRA)

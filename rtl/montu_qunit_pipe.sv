@@ -1,0 +1,72 @@
+// The pipelined Montgomery quotient-digit unit (montu_mont with PipelinedMac = 1):
+//   t = u * w mod 2^Word            (GF(p))
+//   t = u(x) * w(x) mod x^Word      (GF(2^m), carry-less)
+// Only the partial products below 2^Word are built. Stages (u entering in cycle c):
+//   c     16 x 16 partial products p[k][l] = chunk l of u times chunk k of w, k + l < Word/16
+//         (MULT18X18D), and the carry-less rows u * (chunk k of w) mod x^Word
+//   c+1   rows: u * (chunk k of w) mod 2^(Word - 16k)
+//   c+2   t = the sum of the rows, row k shifted up by 16k, mod 2^Word
+// t_o is valid in cycle c+3. No reset: every value is written before it is read.
+module montu_qunit_pipe #(
+  parameter int unsigned Word = 64
+) (
+  input  logic            clk_i,
+  input  logic            gf2m_i,   // held for the whole command
+  input  logic [Word-1:0] u_i,      // a register output
+  input  logic [Word-1:0] w_i,      // held for the whole command
+  output logic [Word-1:0] t_o
+);
+  localparam int unsigned C = 16;          // chunk width (one MULT18X18D)
+  localparam int unsigned N = Word / C;    // chunks per word
+
+  // Low Word bits of the carry-less product of a word and a chunk.
+  function automatic logic [Word-1:0] clmul_row_lo(logic [Word-1:0] a, logic [C-1:0] b);
+    logic [Word-1:0] acc;
+    acc = '0;
+    for (int unsigned k = 0; k < C; k++) begin
+      if (b[k]) acc = acc ^ (a << k);
+    end
+    return acc;
+  endfunction
+
+  logic [2*C-1:0]  prod_q [N][N];   // only k + l < N are used
+  logic [Word-1:0] clrow_q [N];
+  logic [Word-1:0] row_q [N];
+  logic [Word-1:0] t_d, t_q;
+
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < N; k++) begin
+      for (int unsigned l = 0; l < N; l++) begin
+        if (k + l < N) prod_q[k][l] <= u_i[C*l +: C] * w_i[C*k +: C];
+        else           prod_q[k][l] <= '0;
+      end
+      clrow_q[k] <= clmul_row_lo(u_i, w_i[C*k +: C]);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < N; k++) begin
+      logic [Word-1:0] row;
+      row = '0;
+      for (int unsigned l = 0; l + k < N; l++) row = row + (Word'(prod_q[k][l]) << (C*l));
+      row_q[k] <= gf2m_i ? clrow_q[k] : row;
+    end
+  end
+
+  always_comb begin
+    logic [Word-1:0] sum, sum_xor;
+    sum     = '0;
+    sum_xor = '0;
+    for (int unsigned k = 0; k < N; k++) begin
+      sum     = sum + (row_q[k] << (C*k));
+      sum_xor = sum_xor ^ (row_q[k] << (C*k));
+    end
+    t_d = gf2m_i ? sum_xor : sum;
+  end
+
+  always_ff @(posedge clk_i) begin
+    t_q <= t_d;
+  end
+
+  assign t_o = t_q;
+endmodule
