@@ -32,14 +32,14 @@
 //
 // Lanes = 4 (two pairs on consecutive rows): rows are taken two at a time, row pair r = 0 ..
 // ceil(s/2)-1. Pair 0 runs row 2r - (s mod 2), pair 1 row 2r + 1 - (s mod 2), Lag = StO - StA
-// = 4 beats (pipelined 13) behind pair 0; for odd s, row pair 0 starts with a zero row on pair 0 (x = 0, z = 0 gives
-// z = 0 and v = 0, a no-op), so the last row always runs on pair 1. Word (r, j) issues at
-// beat r*P + j on pair 0 with P = max(s, MinP), MinP = 2 * Lag (8; pipelined 26). Pair 1
-// takes y_j, n_j from delay lines and z_j straight from pair 0's output stage (its lane a sees
-// z_j in the beat pair 0 produces it); pair 1's z_j reaches pair 0's next row P - MinP beats
-// after it leaves (forwarded for P = MinP, MinP + 1; through T above); x of the two rows is
-// read on port a in the first two beats of
-// the row pair and held. The carry word v passes from each pair to the other.
+// = 4 beats (pipelined 13) behind pair 0; for odd s, row pair 0 starts with a zero row on
+// pair 0 (x = 0, z = 0 gives z = 0 and v = 0, a no-op), so the last row always runs on pair 1.
+// Word (r, j) issues at beat r*P + j on pair 0 with P = max(s, MinP), MinP = 2 * Lag (8;
+// pipelined 26). Pair 1 takes y_j, n_j from delay lines and z_j straight from pair 0's output
+// stage (its lane a sees z_j in the beat pair 0 produces it); pair 1's z_j reaches pair 0's
+// next row P - MinP beats after it leaves (forwarded for P = MinP, MinP + 1; through T above);
+// x of the two rows is read on port a in the first two beats of the row pair and held. The
+// carry word v passes from each pair to the other.
 //
 // Final subtraction without a data-dependent branch: the last row accumulates the borrow of
 // Z - N; then one pass of s beats rereads Z_j and N_j and writes
@@ -268,7 +268,8 @@ module montu_mont #(
 
       // (v, z_{s-1}) = ca + cb + v
       assign zl_sum = gf2m_i ? {1'b0, cal_q ^ sb_q[2*Word-1:Word]}
-                             : ({1'b0, cal_q} + {1'b0, sb_q[2*Word-1:Word]} + {{Word{1'b0}}, vin[p]});
+                             : ({1'b0, cal_q} + {1'b0, sb_q[2*Word-1:Word]}
+                                + {{Word{1'b0}}, vin[p]});
 
       // z_j of the pair's current row
       assign zout[p] = st_q[S+StO].last ? zlast_q : sb_q[Word-1:0];
