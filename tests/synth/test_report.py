@@ -86,12 +86,21 @@ def test_pipelined_mac_results_get_their_own_table_and_do_not_stand_in_for_the_d
                                 "rows": pm_rows})
     pm_run = _synth_run(64, 2, 4096, 80.0)
     pm_run["config"] = pm_run["config"] | {"PipelinedMac": 1}
-    _write(results, "synth", {"flow": {}, "runs": [_synth_run(64, 2, 4096, 50.0), pm_run]})
+    mont = {pm: _synth_run(64, 2, 4096, fmax) for pm, fmax in ((0, 45.0), (1, 100.0))}
+    for pm, run in mont.items():
+        run["config"] = run["config"] | {"top": "montu_mont"} | ({"PipelinedMac": 1} if pm else {})
+    _write(results, "synth", {"flow": {}, "runs": [_synth_run(64, 2, 4096, 50.0), pm_run, *mont.values()]})
+    ecc_row = {"curve": "prime256v1", "op": "scalar_mult"}
+    _write(results, "ecc", {"rows": [ecc_row | {"cycles": 100_000}]})
+    _write(results, "ecc_pm", {"rows": [ecc_row | {"cycles": 215_000}]})
     text = performance.generate(results_dir=results, output=tmp_path / "perf.md").read_text()
     assert "## Pipelined MAC lanes (PipelinedMac = 1)" in text
+    assert "| montu_mont alone, PipelinedMac = 1 | 100.0 MHz |" in text
     default_256 = performance.startmmi_cycles(256, 64, 2, 4096)
     assert f"| 256 | {default_256:,} | 63 | {63 / default_256:.2f} |" in text
-    assert "| 2,048 | 1,062 | 1,072 | 1.01 | 21.2 µs | 13.4 µs |" in text   # 1062 / 50, 1072 / 80 MHz
+    # times at montu_mont's own fmax: 1062 / 45 MHz, 1072 / 100 MHz
+    assert "| 2,048 | 1,062 | 1,072 | 1.01 | 23.6 µs | 10.7 µs |" in text
+    assert "| prime256v1 | scalar_mult | 100,000 | 215,000 | 2.15 |" in text
     assert "| fmax ≥ 100 MHz | 50.0 MHz | no |" in text     # the targets are the default unit's
     assert "W64/L2/4096/PM" in text
     assert performance.startmmi_cycles(2048, 64, 2, 4096, pipelined_mac=1) == 1072

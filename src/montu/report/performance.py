@@ -35,9 +35,9 @@ def repo_root() -> Path:
 
 
 def load_results(directory: Path) -> dict[str, Any]:
-    """{name: parsed JSON or None} for unit, rsa, ecc, synth, unit_pm."""
+    """{name: parsed JSON or None} for unit, rsa, ecc, synth, unit_pm, ecc_pm."""
     found: dict[str, Any] = {}
-    for name in ("unit", "rsa", "ecc", "synth", "unit_pm"):
+    for name in ("unit", "rsa", "ecc", "synth", "unit_pm", "ecc_pm"):
         path = directory / f"{name}.json"
         if not path.is_file():
             found[name] = None
@@ -267,12 +267,12 @@ def fmax_section(synth: dict | None) -> str:
         "now adders and compares. The montu_inv run at MaxBits 4096 and the whole-unit run "
         "predate that change (†); neither finished routing within the flow's time limit here.",
         "",
-        "syn/proto/montu_mac_pipe.sv is a tested prototype of a pipelined lane (16×16 products "
-        "on MULT18X18D, row sums, then an accumulate stage that keeps a row's carry recurrence "
-        "inside the lane, so the lane still takes one word per cycle); the commands that check it "
-        "against reference arithmetic and measure its fmax are at the top of the file. Its three "
-        "extra stages lengthen the row-to-row dependency of STARTMMI (z_j → u_0 → q → t·n → z), "
-        "so they cost cycles at small lengths, where a row is shorter than that dependency.",
+        "`PipelinedMac = 1` takes the multiply out of that cycle: each lane becomes operands, "
+        "16×16 products on MULT18X18D, row sums and an accumulate stage that keeps a row's carry "
+        "recurrence inside the lane (one word per cycle still), and the q unit three stages. "
+        "montu_mont alone then routes at 100 MHz or more (next section), for more cycles on "
+        "short operands. The whole unit stays limited by montu_inv and montu_wordop, whose "
+        "word loops are still single-cycle.",
         "",
     ]
     return "\n".join(out)
@@ -351,34 +351,69 @@ def time_section(unit: dict | None, synth: dict | None) -> str:
     return "\n".join(out)
 
 
-def pipelined_section(unit_pm: dict, synth: dict | None) -> str:
-    """STARTMMI with pipelined MAC lanes (unit_pm.json) beside the default unit's formula, and the
-    times at each one's fmax when `montu synth` has both."""
+def pipelined_section(unit_pm: dict, synth: dict | None, ecc: dict | None = None,
+                      ecc_pm: dict | None = None) -> str:
+    """The unit with pipelined MAC lanes: STARTMMI cycles (unit_pm.json) beside the default
+    unit's formula, montu_mont's fmax on its own with and without them, and ECC cycles
+    (ecc_pm.json beside ecc.json) when measured."""
     word, lanes = unit_pm.get("word_bits"), unit_pm.get("lanes")
     measured = dict(_unit_rows(unit_pm).get(("STARTMMI", "GFP"), []))
-    fmax = {pm: find_run(synth, Word=word, Lanes=lanes, MaxBits=4096, PipelinedMac=pm)
+    mont = {pm: _engine_run(synth, "montu_mont", Word=word, Lanes=lanes, MaxBits=4096, pm=pm)
             for pm in (0, 1)}
     out = ["## Pipelined MAC lanes (PipelinedMac = 1)", "",
-           f"STARTMMI cycles (either field) of Word = {word}, Lanes = {lanes}: the unit with "
-           "pipelined MAC lanes as `montu bench unit --pipelined-mac` measured it "
-           f"(backend `{unit_pm.get('backend')}`), the default unit from the ISA table's formula.",
-           ""]
+           "`PipelinedMac = 1` builds the Montgomery engine with pipelined MAC lanes and q unit "
+           "(docs/architecture.md): more cycles around each row of a product, a shorter clock "
+           "period. The other engines are the same in both builds.", ""]
+    rows = [[f"montu_mont alone, PipelinedMac = {pm}",
+             fmax_text(mont[pm], " MHz") if mont[pm] else NOT_YET,
+             _path_text(mont[pm]) if mont[pm] else "—"] for pm in (0, 1)]
+    out += [table([f"Word {word}, Lanes {lanes}, MaxBits 4096", "fmax", "worst path"], rows), ""]
+    out += [f"STARTMMI cycles (either field) of Word = {word}, Lanes = {lanes}: the unit with "
+            "pipelined MAC lanes as `montu bench unit --pipelined-mac` measured it "
+            f"(backend `{unit_pm.get('backend')}`), the default unit from the ISA table's formula. "
+            "The times are at montu_mont's own fmax in each build: what the engine allows, not "
+            "the whole unit (its other engines are slower; see above).", ""]
+    both = all(mont[pm] is not None for pm in (0, 1))
     headers = ["bits", "PipelinedMac = 0", "PipelinedMac = 1", "ratio"]
-    both = fmax[0] is not None and fmax[1] is not None
     if both:
-        headers += [f"time at {fmax_text(fmax[pm], ' MHz')}" for pm in (0, 1)]
+        headers += [f"time at {fmax_text(mont[pm], ' MHz')}" for pm in (0, 1)]
     rows = []
     for bits, cycles in sorted(measured.items()):
         default = startmmi_cycles(bits, word, lanes, 4096)
         row: list[Any] = [bits, default, cycles, f"{cycles / default:.2f}"]
         if both:
-            row += [_fmt_time(c / float(fmax[pm]["fmax_mhz"])) for pm, c in ((0, default), (1, cycles))]
+            row += [_fmt_time(c / float(mont[pm]["fmax_mhz"])) for pm, c in ((0, default), (1, cycles))]
         rows.append(row)
     out += [table(headers, rows), ""]
-    if not both:
-        out += [f"Times: fmax of W{word}/L{lanes}/4096 with and without pipelined MAC lanes "
-                f"{NOT_YET} (`montu synth --word {word} --lanes {lanes} [--pipelined-mac]`).", ""]
+    if ecc and ecc_pm:
+        out += ["ECC on the two builds (`montu bench ecc` and `montu bench ecc --pipelined-mac`, "
+                "RTL, mean cycles): short operands pay the longer row recurrence on every product.",
+                ""]
+        default_rows = {(r.get("curve"), r.get("op")): r.get("cycles") for r in ecc.get("rows", [])}
+        rows = []
+        for r in ecc_pm.get("rows", []):
+            key = (r.get("curve"), r.get("op"))
+            if key[0] in ("prime256v1", "secp384r1", "sect283k1") and key[1] in ECC_COMPARE_OPS \
+                    and isinstance(default_rows.get(key), (int, float)) \
+                    and isinstance(r.get("cycles"), (int, float)):
+                rows.append([key[0], key[1], f"{default_rows[key]:,.0f}", f"{r['cycles']:,.0f}",
+                             f"{r['cycles'] / default_rows[key]:.2f}"])
+        out += [table(["curve", "operation", "PipelinedMac = 0", "PipelinedMac = 1", "ratio"],
+                      rows), ""]
     return "\n".join(out)
+
+
+ECC_COMPARE_OPS = ("scalar_mult", "sign", "verify")
+
+
+def _engine_run(synth: dict | None, top: str, pm: int, **config: int) -> dict | None:
+    """The run of one engine on its own with that configuration and PipelinedMac = pm."""
+    for r in engine_runs(synth):
+        c = r["config"]
+        if c.get("top") == top and all(c.get(k) == v for k, v in config.items()) \
+                and int(c.get("PipelinedMac", 0)) == pm:
+            return r
+    return None
 
 
 def _curve_bits_field(name: str) -> tuple[int, str] | None:
@@ -620,7 +655,8 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         fmax_section(synth),
         cycles_section(unit, img, img_rel),
         time_section(unit, synth),
-        *([pipelined_section(results["unit_pm"], synth)] if results.get("unit_pm") else []),
+        *([pipelined_section(results["unit_pm"], synth, results.get("ecc"), results.get("ecc_pm"))]
+          if results.get("unit_pm") else []),
         bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
         area_time_section(synth, img, img_rel),
