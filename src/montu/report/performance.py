@@ -264,8 +264,10 @@ def fmax_section(synth: dict | None) -> str:
         "became a six-stage pipeline (t, m, the products, the carry-save sums, the funnel shift "
         "in separate cycles; reduction passes max(W, 6) cycles instead of max(W, 3)): 18.5 MHz "
         "(placement estimate) before, 38.5 MHz routed at MaxBits 1024 after; its worst path is "
-        "now adders and compares. The montu_inv run at MaxBits 4096 and the whole-unit run "
-        "predate that change (†); neither finished routing within the flow's time limit here.",
+        "now adders and compares. The montu_inv run at MaxBits 4096 predates that change and "
+        "did not finish routing; both montu_inv runs predate a later refactor of its flag "
+        "update (their rtl_sha256 in synth.json is older). Whole-unit runs at Word 64 do not finish routing within the flow's time "
+        "limit here (placement estimates, ‡).",
         "",
         "`PipelinedMac = 1` takes the multiply out of that cycle: each lane becomes operands, "
         "16×16 products on MULT18X18D, row sums and an accumulate stage that keeps a row's carry "
