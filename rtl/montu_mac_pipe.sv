@@ -1,4 +1,4 @@
-// One pipelined lane of the dual-field multiply-accumulate (montu_mont with PipelinedMac = 1).
+// One pipelined lane of the dual-field multiply-accumulate (montu_mont with Pipelined = 1).
 // It takes one word per cycle and computes, for the words j = 0, 1, .. of a row (first_i marks
 // j = 0),
 //   (ca_j, u_j) = a_j * b_j + c_j + ca_{j-1},   ca_{-1} = 0

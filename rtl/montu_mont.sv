@@ -18,7 +18,7 @@
 //   beat c+3   lane b                                   (StB)
 //   beat c+4   final add (j = s-1)                      (StF)
 //   beat c+5   z_j of row i leaves                      (StO)
-// PipelinedMac = 1 (Lanes = 2, 4) replaces each single-cycle MAC by montu_mac_pipe (operands,
+// Pipelined = 1 (Lanes = 2, 4) replaces each single-cycle MAC by montu_mac_pipe (operands,
 // partial products, rows, accumulate: u_j 4 beats after its operands, the carry word 5) and the
 // q unit by montu_qunit_pipe (t 3 beats after u_0), for a shorter clock period:
 //   beat c+1 lane a operands (StA), c+5 u_j of lane a, q unit input (StQ), c+6 carry word of
@@ -53,7 +53,7 @@ module montu_mont #(
   parameter int unsigned Word         = 64,
   parameter int unsigned Lanes        = 2,
   parameter int unsigned MaxWords     = 64,
-  parameter bit          PipelinedMac = 1'b0,
+  parameter bit          Pipelined = 1'b0,
   localparam int unsigned Jw          = $clog2(MaxWords + 5),
   localparam int unsigned Ta          = $clog2(MaxWords + 2)
 ) (
@@ -97,10 +97,10 @@ module montu_mont #(
   //   StA lane a operands, StQ q unit input (u_j of lane a), StCa lane a's carry word,
   //   StB lane b operands (t_i, n_j, u_j), StF final add (j = s-1), StO z_j leaves.
   localparam int unsigned StA  = 1;
-  localparam int unsigned StQ  = PipelinedMac ? 5 : 2;
-  localparam int unsigned StCa = PipelinedMac ? 6 : 2;
-  localparam int unsigned StB  = PipelinedMac ? 8 : 3;
-  localparam int unsigned StF  = PipelinedMac ? 13 : 4;
+  localparam int unsigned StQ  = Pipelined ? 5 : 2;
+  localparam int unsigned StCa = Pipelined ? 6 : 2;
+  localparam int unsigned StB  = Pipelined ? 8 : 3;
+  localparam int unsigned StF  = Pipelined ? 13 : 4;
   localparam int unsigned StO  = StF + 1;
 
   localparam int unsigned NumPairs  = (Lanes == 4) ? 2 : 1;      // lane pairs
@@ -109,12 +109,12 @@ module montu_mont #(
   localparam int unsigned NumStages = StO + Tail;                // stage of the last pair's z
   localparam int unsigned MinP      = (Lanes == 4) ? 2 * Lag : StO - 1;   // shortest row period
   localparam int unsigned NdLen     = NumStages - StB;           // n_j delay line
-  localparam int unsigned FinStages = PipelinedMac ? 2 : 1;      // final pass: read to write
+  localparam int unsigned FinStages = Pipelined ? 2 : 1;      // final pass: read to write
   // issue counter j runs over max(s, MinP) beats
   localparam int unsigned Cw        = $clog2(((MinP > MaxWords) ? MinP : MaxWords) + 5);
 
-  if (PipelinedMac && Lanes == 1) begin : g_bad_pipelined_lanes
-    $error("montu_mont: PipelinedMac needs Lanes = 2 or 4 (one MAC per lane)");
+  if (Pipelined && Lanes == 1) begin : g_bad_pipelined_lanes
+    $error("montu_mont: Pipelined needs Lanes = 2 or 4 (one MAC per lane)");
   end
 
   logic act, adv;
@@ -169,7 +169,7 @@ module montu_mont #(
   for (genvar p = 0; p < NumPairs; p++) begin : g_pair
     localparam int unsigned S = Lag * p;   // the pair's stage k is st_q[S + k]
 
-    if (PipelinedMac) begin : g_pipelined
+    if (Pipelined) begin : g_pipelined
       // Pipelined lanes (montu_mac_pipe, montu_qunit_pipe): u_j of lane a at StQ, its carry
       // word at StCa; t_i at StB (straight from the q unit for j = 0, then held); u_j of lane
       // b (= z_{j-1}) at StB + 4, its carry word at StF.

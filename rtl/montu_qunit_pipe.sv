@@ -1,4 +1,4 @@
-// The pipelined Montgomery quotient-digit unit (montu_mont with PipelinedMac = 1):
+// The pipelined Montgomery quotient-digit unit (montu_mont with Pipelined = 1):
 //   t = u * w mod 2^Word            (GF(p))
 //   t = u(x) * w(x) mod x^Word      (GF(2^m), carry-less)
 // Only the partial products below 2^Word are built. Stages (u entering in cycle c):

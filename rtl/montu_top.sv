@@ -17,7 +17,7 @@ module montu_top
   parameter int unsigned Lanes   = 2,    // 1, 2 or 4 MAC lanes
   parameter int unsigned MaxBits = 4096, // multiple of 64
   parameter int unsigned NumRegs = 32,   // 16 .. 32
-  parameter bit          PipelinedMac = 1'b0   // pipelined MAC lanes and q unit (Lanes 2, 4)
+  parameter bit          Pipelined = 1'b0   // pipelined MAC lanes and q unit (Lanes 2, 4)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -60,8 +60,8 @@ module montu_top
   if (NumRegs < 16 || NumRegs > 32) begin : g_bad_numregs
     $error("montu_top: NumRegs must be in 16 .. 32");
   end
-  if (PipelinedMac && Lanes == 1) begin : g_bad_pipelined_mac
-    $error("montu_top: PipelinedMac needs Lanes = 2 or 4");
+  if (Pipelined && Lanes == 1) begin : g_bad_pipelined
+    $error("montu_top: Pipelined needs Lanes = 2 or 4");
   end
 
   // Decode errors are reported from StErr, one cycle after decode: 2 cycles after accept.
@@ -191,7 +191,7 @@ module montu_top
   assign mm_start = dec_ok && is_mm;
 
   montu_mont #(
-    .Word(Word), .Lanes(Lanes), .MaxWords(MaxWords), .PipelinedMac(PipelinedMac)
+    .Word(Word), .Lanes(Lanes), .MaxWords(MaxWords), .Pipelined(Pipelined)
   ) u_mont (
     .clk_i, .rst_ni,
     .start_i   (mm_start),

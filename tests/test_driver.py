@@ -134,9 +134,9 @@ def test_mod_inv_gf2m(unit, m):
 
 
 @pytest.mark.parametrize("lanes", [2, 4])
-def test_pipelined_mac_unit_gives_the_same_results_in_its_own_time(lanes):
-    pm, default = Unit(backend="sim", lanes=lanes, pipelined_mac=True), Unit(backend="sim", lanes=lanes)
-    assert pm.pipelined_mac is True and default.pipelined_mac is False
+def test_pipelined_unit_gives_the_same_results_in_its_own_time(lanes):
+    pm, default = Unit(backend="sim", lanes=lanes, pipelined=True), Unit(backend="sim", lanes=lanes)
+    assert pm.pipelined is True and default.pipelined is False
     n = (1 << 1023) | 12345
     x, y = 3 ** 500 % n, 7 ** 400 % n
     assert pm.mod_mul(x, y, n) == default.mod_mul(x, y, n) == x * y % n
@@ -144,10 +144,10 @@ def test_pipelined_mac_unit_gives_the_same_results_in_its_own_time(lanes):
     variables = dict(k=16, W=16, Word=64, Lanes=lanes, NumRegs=32, MaxWords=64, gf2m=0)
     pm.mont_mul(x, y, n)
     default.mont_mul(x, y, n)
-    assert pm.last_cycles - default.last_cycles == (startmmi.cycle_count(**variables, PipelinedMac=1)
-                                                    - startmmi.cycle_count(**variables, PipelinedMac=0))
+    assert pm.last_cycles - default.last_cycles == (startmmi.cycle_count(**variables, Pipelined=1)
+                                                    - startmmi.cycle_count(**variables, Pipelined=0))
 
 
-def test_pipelined_mac_needs_two_or_four_lanes():
+def test_pipelined_needs_two_or_four_lanes():
     with pytest.raises(ValueError, match="pipelined MAC lanes need Lanes = 2 or 4"):
-        Unit(backend="sim", lanes=1, pipelined_mac=True)
+        Unit(backend="sim", lanes=1, pipelined=True)

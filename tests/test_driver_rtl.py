@@ -67,11 +67,11 @@ def test_errors_on_rtl_and_the_unit_stays_usable(units):
 
 
 @pytest.mark.parametrize("lanes", [2, 4])
-def test_pipelined_mac_unit_matches_the_simulator(lanes):
-    """montu_top with PipelinedMac = 1 (its own build): the simulator's results and cycles."""
-    config = CONFIG | {"lanes": lanes, "pipelined_mac": True}
+def test_pipelined_unit_matches_the_simulator(lanes):
+    """montu_top with Pipelined = 1 (its own build): the simulator's results and cycles."""
+    config = CONFIG | {"lanes": lanes, "pipelined": True}
     pair = Unit(backend="rtl", **config), Unit(backend="sim", **config)
-    assert pair[0].pipelined_mac and "PipelinedMac" in pair[0]._backend.config.generics
+    assert pair[0].pipelined and "Pipelined" in pair[0]._backend.config.generics
     rng = random.Random(lanes)
     for bits in (64, 256, 1024):
         n = rng.getrandbits(bits) | 1 | (1 << (bits - 1))

@@ -48,17 +48,17 @@ class Backend(Protocol):
 
 
 def _make_backend(backend: str, word_bits: int, lanes: int, max_bits: int, num_regs: int,
-                  pipelined_mac: bool) -> Backend:
+                  pipelined: bool) -> Backend:
     if backend == "sim":
         from montu.sim import Simulator
 
         return Simulator(word_bits=word_bits, lanes=lanes, max_bits=max_bits, num_regs=num_regs,
-                         pipelined_mac=pipelined_mac)
+                         pipelined=pipelined)
     if backend == "rtl":
         from montu.rtl import RtlModel
 
         return RtlModel(word_bits=word_bits, lanes=lanes, max_bits=max_bits, num_regs=num_regs,
-                        pipelined_mac=pipelined_mac)
+                        pipelined=pipelined)
     raise UnitError(f"unknown backend {backend!r}: choose 'sim' or 'rtl'")
 
 
@@ -66,13 +66,13 @@ class Unit:
     """One Montu unit behind a backend ('sim': cycle-exact simulator, 'rtl': Verilated RTL)."""
 
     def __init__(self, backend: str = "sim", *, lanes: int = 2, word_bits: int = 64,
-                 max_bits: int = 4096, num_regs: int = 32, pipelined_mac: bool = False):
+                 max_bits: int = 4096, num_regs: int = 32, pipelined: bool = False):
         self.backend_name = backend
         self.word_bits = word_bits
         self.lanes = lanes
         self.max_bits = max_bits
-        self.pipelined_mac = bool(pipelined_mac)  # PipelinedMac = 1: pipelined MAC lanes (Lanes 2, 4)
-        self._backend = _make_backend(backend, word_bits, lanes, max_bits, num_regs, self.pipelined_mac)
+        self.pipelined = bool(pipelined)  # Pipelined = 1: pipelined MAC lanes (Lanes 2, 4)
+        self._backend = _make_backend(backend, word_bits, lanes, max_bits, num_regs, self.pipelined)
         self._isa = load()
         self._error_names = {e.code: e.name for e in self._isa.errors}
         # per-modulus constants, least recently used first

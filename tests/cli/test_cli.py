@@ -22,38 +22,38 @@ def test_bench_unit_on_the_simulator_writes_json(tmp_path):
     assert "STARTMMI" in result.stdout
 
 
-def test_bench_unit_pipelined_mac_writes_its_own_results_file(tmp_path):
-    result = montu("bench", "unit", "--backend", "sim", "--pipelined-mac", "--lengths", "256",
+def test_bench_unit_pipelined_writes_its_own_results_file(tmp_path):
+    result = montu("bench", "unit", "--backend", "sim", "--pipelined", "--lengths", "256",
                    "--inversions", "1", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     written = sorted(p.name for p in (tmp_path / "bench" / "results").iterdir())
-    assert written == ["unit_pm.json"]   # the default unit's unit.json is left alone
-    report = json.loads((tmp_path / "bench" / "results" / "unit_pm.json").read_text())
-    assert report["pipelined_mac"] is True
+    assert written == ["unit_pipelined.json"]   # the default unit's unit.json is left alone
+    report = json.loads((tmp_path / "bench" / "results" / "unit_pipelined.json").read_text())
+    assert report["pipelined"] is True
     rows = {(r["op"], r["bits"], r["field"]): r for r in report["rows"]}
     assert rows[("STARTMMI", 256, "GFP")]["cycles"] == 63   # (4 - 1) * 13 + 2 * 4 + 16
     assert rows[("STARTMMI", 256, "GFP")]["meets_target"] is None   # the targets are the default's
-    assert "PipelinedMac=1" in result.stdout and "targets are for the default unit" in result.stdout
+    assert "Pipelined=1" in result.stdout and "targets are for the default unit" in result.stdout
     assert "MISSED" not in result.stdout and "  met" not in result.stdout
 
 
-def test_pipelined_mac_flags_parse():
+def test_pipelined_flags_parse():
     from montu.cli import build_parser
 
     parser = build_parser()
     for kind in ("unit", "rsa", "ecc"):
-        args = parser.parse_args(["bench", kind, "--pipelined-mac"])
-        assert args.pipelined_mac is True and args.output is None
-        assert parser.parse_args(["bench", kind]).pipelined_mac is False
-    assert parser.parse_args(["synth", "--pipelined-mac", "--lanes", "4"]).pipelined_mac is True
-    assert parser.parse_args(["synth"]).pipelined_mac is False
+        args = parser.parse_args(["bench", kind, "--pipelined"])
+        assert args.pipelined is True and args.output is None
+        assert parser.parse_args(["bench", kind]).pipelined is False
+    assert parser.parse_args(["synth", "--pipelined", "--lanes", "4"]).pipelined is True
+    assert parser.parse_args(["synth"]).pipelined is False
 
 
-def test_pipelined_mac_on_one_lane_or_the_sweep_gives_one_readable_line():
-    for args, message in ((("synth", "--pipelined-mac", "--lanes", "1"),
+def test_pipelined_on_one_lane_or_the_sweep_gives_one_readable_line():
+    for args, message in ((("synth", "--pipelined", "--lanes", "1"),
                            "pipelined MAC lanes need Lanes = 2 or 4"),
-                          (("synth", "--pipelined-mac", "--sweep"), "--pipelined-mac is for one configuration"),
-                          (("synth", "--pipelined-mac", "--top", "montu_inv"), "not of montu_inv")):
+                          (("synth", "--pipelined", "--sweep"), "--pipelined is for one configuration"),
+                          (("synth", "--pipelined", "--top", "montu_inv"), "not of montu_inv")):
         result = montu(*args)
         assert result.returncode == 2
         assert result.stderr.strip().count("\n") == 0 and message in result.stderr

@@ -38,23 +38,23 @@ def test_every_cycle_formula_evaluates_to_a_positive_int(name):
             for gf2m in (0, 1):
                 for lanes, pipelined in ((1, 0), (2, 0), (4, 0), (2, 1), (4, 1)):
                     cycles = ins.cycle_count(k=k, W=64 * k // word, Word=word, Lanes=lanes, NumRegs=32,
-                                             MaxWords=4096 // word, PipelinedMac=pipelined, gf2m=gf2m,
+                                             MaxWords=4096 // word, Pipelined=pipelined, gf2m=gf2m,
                                              passes=100, fixes=1, ok=1)
                     assert cycles >= 1
 
 
-def test_startmmi_formula_with_pipelined_mac_lanes_by_hand():
+def test_startmmi_formula_with_pipelined_lanes_by_hand():
     ins = load().by_name["STARTMMI"]
 
     def cycles(words: int, lanes: int, pipelined: int) -> int:
         return ins.cycle_count(k=words, W=words, Word=64, Lanes=lanes, NumRegs=32, MaxWords=64,
-                               PipelinedMac=pipelined, gf2m=0)
+                               Pipelined=pipelined, gf2m=0)
 
     assert cycles(4, 2, 1) == (4 - 1) * max(4, 13) + 2 * 4 + 16 == 63
     assert cycles(32, 2, 1) == 31 * 32 + 64 + 16 == 1072
     assert cycles(32, 4, 1) == (16 - 1) * max(32, 26) + 2 * 32 + 29
     assert cycles(4, 2, 0) == (4 - 1) * 4 + 2 * 4 + 6   # the default unit is unchanged
-    with pytest.raises(NameError, match="PipelinedMac"):
+    with pytest.raises(NameError, match="Pipelined"):
         ins.cycle_count(k=4, W=4, Word=64, Lanes=2, NumRegs=32, MaxWords=64, gf2m=0)
 
 

@@ -27,10 +27,10 @@ CONFIGS = {
     "lanes4": {"Lanes": 4},
     "word32_lanes4_576": {"Word": 32, "Lanes": 4, "MaxBits": 576},
     "lanes4_64_regs16": {"Lanes": 4, "MaxBits": 64, "NumRegs": 16},
-    "pipelined": {"PipelinedMac": 1},
-    "pipelined_word32_576": {"PipelinedMac": 1, "Word": 32, "MaxBits": 576},
-    "pipelined_lanes4": {"PipelinedMac": 1, "Lanes": 4},
-    "pipelined_lanes4_64_regs16": {"PipelinedMac": 1, "Lanes": 4, "MaxBits": 64, "NumRegs": 16},
+    "pipelined": {"Pipelined": 1},
+    "pipelined_word32_576": {"Pipelined": 1, "Word": 32, "MaxBits": 576},
+    "pipelined_lanes4": {"Pipelined": 1, "Lanes": 4},
+    "pipelined_lanes4_64_regs16": {"Pipelined": 1, "Lanes": 4, "MaxBits": 64, "NumRegs": 16},
 }
 
 
@@ -61,7 +61,7 @@ def test_lint_clean(name: str) -> None:
 
 @pytest.mark.parametrize("params,message", [
     ({"Lanes": 3}, "Lanes must be 1, 2 or 4"),
-    ({"Lanes": 1, "PipelinedMac": 1}, "PipelinedMac needs Lanes = 2 or 4"),
+    ({"Lanes": 1, "Pipelined": 1}, "Pipelined needs Lanes = 2 or 4"),
     ({"Word": 16}, "Word must be 32 or 64"),
     ({"NumRegs": 8}, "NumRegs must be in 16 .. 32"),
 ])

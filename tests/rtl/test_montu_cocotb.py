@@ -34,15 +34,15 @@ CONFIGS = {
     "w64_l4_1024_r16": {"Word": 64, "Lanes": 4, "MaxBits": 1024, "NumRegs": 16},
     "w32_l4_576_r16": {"Word": 32, "Lanes": 4, "MaxBits": 576, "NumRegs": 16},
     # pipelined MAC lanes (the high-clock build)
-    "w64_l2_4096_r32_pm": {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32, "PipelinedMac": 1},
-    "w32_l4_576_r16_pm": {"Word": 32, "Lanes": 4, "MaxBits": 576, "NumRegs": 16, "PipelinedMac": 1},
+    "w64_l2_4096_r32_pipelined": {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32, "Pipelined": 1},
+    "w32_l4_576_r16_pipelined": {"Word": 32, "Lanes": 4, "MaxBits": 576, "NumRegs": 16, "Pipelined": 1},
 }
 # more configurations with MONTU_RTL_ALL=1
 EXTRA = {
     "w64_l1_576_r16": {"Word": 64, "Lanes": 1, "MaxBits": 576, "NumRegs": 16},
     "w64_l4_4096_r32": {"Word": 64, "Lanes": 4, "MaxBits": 4096, "NumRegs": 32},
-    "w64_l4_1024_r16_pm": {"Word": 64, "Lanes": 4, "MaxBits": 1024, "NumRegs": 16, "PipelinedMac": 1},
-    "w32_l2_1024_r16_pm": {"Word": 32, "Lanes": 2, "MaxBits": 1024, "NumRegs": 16, "PipelinedMac": 1},
+    "w64_l4_1024_r16_pipelined": {"Word": 64, "Lanes": 4, "MaxBits": 1024, "NumRegs": 16, "Pipelined": 1},
+    "w32_l2_1024_r16_pipelined": {"Word": 32, "Lanes": 2, "MaxBits": 1024, "NumRegs": 16, "Pipelined": 1},
 }
 if os.environ.get("MONTU_RTL_ALL"):
     CONFIGS.update(EXTRA)

@@ -32,7 +32,7 @@ E = ISA.error_code
 def expected_cycles(name: str, k: int) -> int:
     W = k * 64 // WORD
     return ISA.by_name[name].cycle_count(k=k, W=W, Word=WORD, Lanes=LANES, NumRegs=NUM_REGS,
-                                         MaxWords=MAX_BITS // WORD, PipelinedMac=0, gf2m=0)
+                                         MaxWords=MAX_BITS // WORD, Pipelined=0, gf2m=0)
 
 
 def ok(name: str, k: int = 1, data: int = 0, flags: int = 0) -> Response:
@@ -186,10 +186,10 @@ def test_random_stream_matches_the_simulator(unit: RtlModel) -> None:
         if expected.err:
             limit = ISA.error_cycles if expected.err != E["E_NO_INVERSE"] else \
                 ins.worst_case_cycles(k=k, W=k * 64 // WORD, Word=WORD, Lanes=LANES, NumRegs=NUM_REGS,
-                                      MaxWords=MAX_BITS // WORD, PipelinedMac=0, gf2m=gf2m)
+                                      MaxWords=MAX_BITS // WORD, Pipelined=0, gf2m=gf2m)
         else:
             limit = ins.worst_case_cycles(k=k, W=k * 64 // WORD, Word=WORD, Lanes=LANES,
-                                          NumRegs=NUM_REGS, MaxWords=MAX_BITS // WORD, PipelinedMac=0, gf2m=gf2m)
+                                          NumRegs=NUM_REGS, MaxWords=MAX_BITS // WORD, Pipelined=0, gf2m=gf2m)
         assert rtl[i].cycles <= limit, f"command {i}, {describe(insn, data)}: {rtl[i].cycles} > {limit}"
         if ins is not None and ins.name == "MINV":
             kind = ("ok" if not expected.err else "no inverse" if expected.err == E["E_NO_INVERSE"]

@@ -47,7 +47,7 @@ def test_montgomery_multiplication_gfp(k, word_bits, data):
     assert read_reg(sim, 4) == x * y * pow(2, -L, n) % n
     assert rsp.cycles == ISA.by_name["STARTMMI"].cycle_count(
         k=k, W=L // word_bits, Word=word_bits, Lanes=2, NumRegs=32, MaxWords=4096 // word_bits,
-        PipelinedMac=0, gf2m=0)
+        Pipelined=0, gf2m=0)
 
 
 def _startmmi(sim: Simulator, k: int, field: int = 0) -> tuple[int, int]:
@@ -66,30 +66,30 @@ def _startmmi(sim: Simulator, k: int, field: int = 0) -> tuple[int, int]:
 @pytest.mark.parametrize("lanes", [2, 4])
 @pytest.mark.parametrize("word_bits", [32, 64])
 @pytest.mark.parametrize("k", [1, 2, 4, 9, 32])
-def test_pipelined_mac_startmmi_cycles_follow_the_formula(lanes, word_bits, k):
-    sim = Simulator(word_bits=word_bits, lanes=lanes, pipelined_mac=True)
+def test_pipelined_startmmi_cycles_follow_the_formula(lanes, word_bits, k):
+    sim = Simulator(word_bits=word_bits, lanes=lanes, pipelined=True)
     default = Simulator(word_bits=word_bits, lanes=lanes)
-    assert sim.pipelined_mac and not default.pipelined_mac
+    assert sim.pipelined and not default.pipelined
     z, cycles = _startmmi(sim, k)
     assert z == _startmmi(default, k)[0]   # the same result; only the time differs
     W = 64 * k // word_bits
     assert cycles == ISA.by_name["STARTMMI"].cycle_count(
         k=k, W=W, Word=word_bits, Lanes=lanes, NumRegs=32, MaxWords=4096 // word_bits,
-        PipelinedMac=1, gf2m=0)
+        Pipelined=1, gf2m=0)
     assert sim.execute(encode("MMX", rd=5, ra=2, rb=0, imm=1)).cycles == cycles   # MMX shares it
 
 
 @pytest.mark.parametrize("k, expected", [(4, 63), (32, 1072)])
-def test_pipelined_mac_startmmi_cycles_by_hand(k, expected):
+def test_pipelined_startmmi_cycles_by_hand(k, expected):
     # Lanes = 2, W words: (W - 1) * max(W, 13) + 2W + 16 (W = 4: 63; W = 32: 31 * 32 + 64 + 16)
-    sim = Simulator(word_bits=64, lanes=2, pipelined_mac=True)
+    sim = Simulator(word_bits=64, lanes=2, pipelined=True)
     assert _startmmi(sim, k)[1] == expected
     assert _startmmi(sim, k, field=1)[1] == expected   # GF(2^m) takes the same time
 
 
-def test_pipelined_mac_needs_two_or_four_lanes():
+def test_pipelined_needs_two_or_four_lanes():
     with pytest.raises(ValueError, match="pipelined MAC lanes need Lanes = 2 or 4"):
-        Simulator(lanes=1, pipelined_mac=True)
+        Simulator(lanes=1, pipelined=True)
     assert Simulator(lanes=1).cycles_of("STARTMMI") > 0   # without it, one lane is fine
 
 

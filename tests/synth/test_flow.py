@@ -155,32 +155,32 @@ def test_an_engine_run_gets_the_engine_parameters_and_its_own_name():
         SynthConfig(top="montu_alu")
 
 
-def test_pipelined_mac_adds_the_parameter_and_a_suffix_and_leaves_the_default_as_it_was():
+def test_pipelined_adds_the_parameter_and_a_suffix_and_leaves_the_default_as_it_was():
     default = SynthConfig(word=64, lanes=2, max_bits=4096)
     assert default.name == "w64_l2_b4096_r32"
     assert default.generics == {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}
     assert default.label == {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}
     assert "read_slang --threads 1 -GWord=64 -GLanes=2 -GMaxBits=4096 -GNumRegs=32 --top montu_top " \
         in flow.yosys_script(default, ["rtl/montu_top.sv"], "w")
-    assert all("PipelinedMac" not in c.generics and not c.name.endswith("_pm") for c in SWEEP)
+    assert all("Pipelined" not in c.generics and not c.name.endswith("_pipelined") for c in SWEEP)
 
-    pm = SynthConfig(word=64, lanes=2, max_bits=4096, pipelined_mac=True)
-    assert pm.name == "w64_l2_b4096_r32_pm"
-    assert pm.generics == {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32, "PipelinedMac": 1}
-    assert pm.label == default.label | {"PipelinedMac": 1}
-    assert "-GNumRegs=32 -GPipelinedMac=1 --top montu_top" in flow.yosys_script(pm, ["rtl/montu_top.sv"], "w")
-    mont = SynthConfig(lanes=4, top="montu_mont", pipelined_mac=True)
-    assert mont.name == "montu_mont_w64_l4_b4096_pm"
-    assert mont.generics == {"Word": 64, "MaxWords": 64, "Lanes": 4, "PipelinedMac": 1}
+    pm = SynthConfig(word=64, lanes=2, max_bits=4096, pipelined=True)
+    assert pm.name == "w64_l2_b4096_r32_pipelined"
+    assert pm.generics == {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32, "Pipelined": 1}
+    assert pm.label == default.label | {"Pipelined": 1}
+    assert "-GNumRegs=32 -GPipelined=1 --top montu_top" in flow.yosys_script(pm, ["rtl/montu_top.sv"], "w")
+    mont = SynthConfig(lanes=4, top="montu_mont", pipelined=True)
+    assert mont.name == "montu_mont_w64_l4_b4096_pipelined"
+    assert mont.generics == {"Word": 64, "MaxWords": 64, "Lanes": 4, "Pipelined": 1}
     assert mont.label == {"top": "montu_mont", "Word": 64, "Lanes": 4, "MaxBits": 4096, "NumRegs": 32,
-                          "PipelinedMac": 1}
+                          "Pipelined": 1}
 
 
-def test_pipelined_mac_runs_merge_beside_the_default_run(tmp_path: Path):
-    pm = flow.SynthResult(config=SynthConfig(pipelined_mac=True).label, device=_result().device,
+def test_pipelined_runs_merge_beside_the_default_run(tmp_path: Path):
+    pm = flow.SynthResult(config=SynthConfig(pipelined=True).label, device=_result().device,
                           cells={}, utilization={}, fmax_mhz=60.0, meets_target=False)
     data = results.merge(results.merge(results.load(tmp_path / "s.json"), _result(), "a"), pm, "a")
-    assert [r["config"].get("PipelinedMac") for r in data["runs"]] == [None, 1]
+    assert [r["config"].get("Pipelined") for r in data["runs"]] == [None, 1]
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -188,9 +188,9 @@ def test_pipelined_mac_runs_merge_beside_the_default_run(tmp_path: Path):
     ({"top": "montu_inv"}, "parameter of montu_top and montu_mont only, not of montu_inv"),
     ({"top": "montu_wordop"}, "not of montu_wordop"),
 ])
-def test_pipelined_mac_is_refused_where_the_rtl_has_no_such_unit(kwargs, message):
+def test_pipelined_is_refused_where_the_rtl_has_no_such_unit(kwargs, message):
     with pytest.raises(MontuError, match=message):
-        SynthConfig(pipelined_mac=True, **kwargs)
+        SynthConfig(pipelined=True, **kwargs)
 
 
 def test_progress_prints_one_line_per_step_and_a_summary():

@@ -76,26 +76,26 @@ def test_startmmi_cycles_match_the_isa_formula_of_the_main_configuration():
     assert performance.startmmi_cycles(2048, 64, 4, 4096) < performance.startmmi_cycles(2048, 64, 2, 4096)
 
 
-def test_pipelined_mac_results_get_their_own_table_and_do_not_stand_in_for_the_default(tmp_path: Path):
+def test_pipelined_results_get_their_own_table_and_do_not_stand_in_for_the_default(tmp_path: Path):
     results = tmp_path / "results"
     results.mkdir()
     _write(results, "unit", UNIT)
     pm_rows = [{"op": "STARTMMI", "bits": b, "field": "GFP", "cycles": float(c), "cycles_min": c,
                 "cycles_max": c} for b, c in ((256, 63), (2048, 1072))]
-    _write(results, "unit_pm", {"backend": "sim", "word_bits": 64, "lanes": 2, "pipelined_mac": True,
+    _write(results, "unit_pipelined", {"backend": "sim", "word_bits": 64, "lanes": 2, "pipelined": True,
                                 "rows": pm_rows})
     pm_run = _synth_run(64, 2, 4096, 80.0)
-    pm_run["config"] = pm_run["config"] | {"PipelinedMac": 1}
+    pm_run["config"] = pm_run["config"] | {"Pipelined": 1}
     mont = {pm: _synth_run(64, 2, 4096, fmax) for pm, fmax in ((0, 45.0), (1, 100.0))}
     for pm, run in mont.items():
-        run["config"] = run["config"] | {"top": "montu_mont"} | ({"PipelinedMac": 1} if pm else {})
+        run["config"] = run["config"] | {"top": "montu_mont"} | ({"Pipelined": 1} if pm else {})
     _write(results, "synth", {"flow": {}, "runs": [_synth_run(64, 2, 4096, 50.0), pm_run, *mont.values()]})
     ecc_row = {"curve": "prime256v1", "op": "scalar_mult"}
     _write(results, "ecc", {"rows": [ecc_row | {"cycles": 100_000}]})
-    _write(results, "ecc_pm", {"rows": [ecc_row | {"cycles": 215_000}]})
+    _write(results, "ecc_pipelined", {"rows": [ecc_row | {"cycles": 215_000}]})
     text = performance.generate(results_dir=results, output=tmp_path / "perf.md").read_text()
-    assert "## Pipelined MAC lanes (PipelinedMac = 1)" in text
-    assert "| montu_mont alone, PipelinedMac = 1 | 100.0 MHz |" in text
+    assert "## Pipelined MAC lanes (Pipelined = 1)" in text
+    assert "| montu_mont alone, Pipelined = 1 | 100.0 MHz |" in text
     default_256 = performance.startmmi_cycles(256, 64, 2, 4096)
     assert f"| 256 | {default_256:,} | 63 | {63 / default_256:.2f} |" in text
     # times at montu_mont's own fmax: 1062 / 45 MHz, 1072 / 100 MHz
@@ -103,7 +103,7 @@ def test_pipelined_mac_results_get_their_own_table_and_do_not_stand_in_for_the_d
     assert "| prime256v1 | scalar_mult | 100,000 | 215,000 | 2.15 |" in text
     assert "| fmax ≥ 100 MHz | 50.0 MHz | no |" in text     # the targets are the default unit's
     assert "W64/L2/4096/PM" in text
-    assert performance.startmmi_cycles(2048, 64, 2, 4096, pipelined_mac=1) == 1072
+    assert performance.startmmi_cycles(2048, 64, 2, 4096, pipelined=1) == 1072
 
 
 def test_without_unit_pm_there_is_no_pipelined_section(tmp_path: Path):
@@ -111,7 +111,7 @@ def test_without_unit_pm_there_is_no_pipelined_section(tmp_path: Path):
     results.mkdir()
     _write(results, "unit", UNIT)
     text = performance.generate(results_dir=results, output=tmp_path / "perf.md").read_text()
-    assert "Pipelined MAC lanes (PipelinedMac = 1)" not in text
+    assert "Pipelined MAC lanes (Pipelined = 1)" not in text
 
 
 def test_cli_report_and_bad_synth_input_give_one_line(tmp_path: Path):

@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 RESULTS_DIR = Path("bench/results")
-DEFAULT_UNIT_NOTE = "targets are for the default unit (PipelinedMac = 0), not judged for this one"
+DEFAULT_UNIT_NOTE = "targets are for the default unit (Pipelined = 0), not judged for this one"
 
 
-def results_path(name: str, pipelined_mac: bool = False) -> Path:
-    """bench/results/<name>.json, or <name>_pm.json for the unit with pipelined MAC lanes (so a
+def results_path(name: str, pipelined: bool = False) -> Path:
+    """bench/results/<name>.json, or <name>_pipelined.json for the unit with pipelined MAC lanes (so a
     run of that unit never overwrites the default unit's results)."""
-    return RESULTS_DIR / f"{name}{'_pm' if pipelined_mac else ''}.json"
+    return RESULTS_DIR / f"{name}{'_pipelined' if pipelined else ''}.json"
 
 
-def unit_text(pipelined_mac: bool) -> str:
-    """How the tables' headers name the MAC lanes: PipelinedMac=0 or PipelinedMac=1 (pipelined)."""
-    return "PipelinedMac=1 (pipelined MAC lanes)" if pipelined_mac else "PipelinedMac=0"
+def unit_text(pipelined: bool) -> str:
+    """How the tables' headers name the MAC lanes: Pipelined=0 or Pipelined=1 (pipelined)."""
+    return "Pipelined=1 (pipelined MAC lanes)" if pipelined else "Pipelined=0"

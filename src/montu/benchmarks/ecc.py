@@ -8,8 +8,8 @@ MINV sees k·β for a fresh random β, so the count varies by a few hundred cycl
 (GF(p): Shamir's trick, whose count depends on the public u1, u2 — reproducible here since the
 signatures are; GF(2^m): two ladders), ECDH (validation of the peer key is counted separately as
 `validate`). Cycle counts are the unit's own (rsp.cycles); the
-simulator is cycle-exact, so `--backend sim` gives the RTL's numbers. `--pipelined-mac` measures the
-unit with pipelined MAC lanes (PipelinedMac = 1) into bench/results/ecc_pm.json (.txt); the targets
+simulator is cycle-exact, so `--backend sim` gives the RTL's numbers. `--pipelined` measures the
+unit with pipelined MAC lanes (Pipelined = 1) into bench/results/ecc_pipelined.json (.txt); the targets
 are the default unit's, so they are not judged for it.
 """
 
@@ -55,7 +55,7 @@ class Report:
     backend: str
     word_bits: int
     lanes: int
-    pipelined_mac: bool = False
+    pipelined: bool = False
     rows: list[Row] = field(default_factory=list)
     constant_time: dict[str, bool] = field(default_factory=dict)
     seconds: float = 0.0
@@ -103,14 +103,14 @@ def _measure_curve(unit: Unit, name: str, samples: int) -> tuple[dict[str, list[
 
 
 def run(backend: str = "rtl", curves: Sequence[str] | None = None, samples: int = 3,
-        out: Path | None = None, *, pipelined_mac: bool = False) -> dict:
-    """Measure, print the table, write `out` (JSON; default bench/results/ecc.json, ecc_pm.json
-    with pipelined_mac) and the same table as `out` with .txt."""
-    out = out or results_path("ecc", pipelined_mac)
+        out: Path | None = None, *, pipelined: bool = False) -> dict:
+    """Measure, print the table, write `out` (JSON; default bench/results/ecc.json, ecc_pipelined.json
+    with pipelined) and the same table as `out` with .txt."""
+    out = out or results_path("ecc", pipelined)
     names = [get_curve(c).name for c in curves] if curves else curve_names()
-    unit = Unit(backend=backend, pipelined_mac=pipelined_mac)
+    unit = Unit(backend=backend, pipelined=pipelined)
     report = Report(backend=backend, word_bits=unit.word_bits, lanes=unit.lanes,
-                    pipelined_mac=unit.pipelined_mac)
+                    pipelined=unit.pipelined)
     start = time.time()
     for name in names:
         counts, constant = _measure_curve(unit, name, max(1, samples))
@@ -121,7 +121,7 @@ def run(backend: str = "rtl", curves: Sequence[str] | None = None, samples: int 
             mean = statistics.fmean(values)
             report.rows.append(Row(curve=name, op=op, cycles=round(mean, 1), cycles_min=min(values),
                                    cycles_max=max(values), samples=len(values), target=target,
-                                   meets_target=None if target is None or pipelined_mac
+                                   meets_target=None if target is None or pipelined
                                    else max(values) <= target,
                                    anchor=ANCHORS.get((name, op))))
     report.seconds = round(time.time() - start, 1)
@@ -136,7 +136,7 @@ def run(backend: str = "rtl", curves: Sequence[str] | None = None, samples: int 
 
 def _table(report: Report) -> str:
     lines = [f"ECC on the Montu unit — backend {report.backend}, Word{report.word_bits}/"
-             f"Lanes{report.lanes}, {unit_text(report.pipelined_mac)}; unit cycles "
+             f"Lanes{report.lanes}, {unit_text(report.pipelined)}; unit cycles "
              "(mean [min–max] over samples)",
              f"{'curve':<11} " + " ".join(f"{op:>22}" for op in OPERATIONS) + "  constant-time"]
     by_curve: dict[str, dict[str, Row]] = {}
@@ -151,9 +151,9 @@ def _table(report: Report) -> str:
             cells.append(f"{text:>22}")
         lines.append(f"{name:<11} " + " ".join(cells) + f"  {'yes' if report.constant_time[name] else 'NO'}")
     lines.append("")
-    lines.append(f"issue #5 {DEFAULT_UNIT_NOTE}:" if report.pipelined_mac else "targets (issue #5):")
+    lines.append(f"issue #5 {DEFAULT_UNIT_NOTE}:" if report.pipelined else "targets (issue #5):")
     for row in report.rows:
-        if row.target is not None and report.pipelined_mac:
+        if row.target is not None and report.pipelined:
             lines.append(f"  {row.curve} {row.op}: max {row.cycles_max:,}")
         elif row.target is not None:
             verdict = "meets" if row.meets_target else "MISSES"

@@ -6,8 +6,8 @@ run): the cycle counts do not depend on the key or message values (that is what 
 rows check), only on the sizes. "cold" includes the per-modulus constants R² and R³ mod p, q, n
 computed on the unit (once per key); "warm" is every later operation with the same key.
 Key generation runs entirely on the unit; its cycles vary (prime search), so mean and spread.
-`--pipelined-mac` measures the unit with pipelined MAC lanes (PipelinedMac = 1) into
-bench/results/rsa_pm.json (.txt); the targets are the default unit's, so they are not judged for it.
+`--pipelined` measures the unit with pipelined MAC lanes (Pipelined = 1) into
+bench/results/rsa_pipelined.json (.txt); the targets are the default unit's, so they are not judged for it.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class Report:
     backend: str
     word_bits: int
     lanes: int
-    pipelined_mac: bool = False
+    pipelined: bool = False
     rows: list[Row] = field(default_factory=list)
     keygen: list[KeygenRow] = field(default_factory=list)
     machine: str = platform.platform()
@@ -138,15 +138,15 @@ def _annotate(row: Row, judge: bool = True) -> Row:
 
 
 def run(backend: str, keys: int, out: Path | None = None, *, keygen_bits: int = 2048,
-        sizes: tuple[int, ...] = SIZES, samples: int = 3, pipelined_mac: bool = False) -> Report:
-    """Measure, print the table, write `out` (JSON; default bench/results/rsa.json, rsa_pm.json
-    with pipelined_mac) and the same table as `out` with .txt."""
-    out = out or results_path("rsa", pipelined_mac)
+        sizes: tuple[int, ...] = SIZES, samples: int = 3, pipelined: bool = False) -> Report:
+    """Measure, print the table, write `out` (JSON; default bench/results/rsa.json, rsa_pipelined.json
+    with pipelined) and the same table as `out` with .txt."""
+    out = out or results_path("rsa", pipelined)
     rng = random.Random(2021)
-    unit = Unit(backend=backend, pipelined_mac=pipelined_mac)
+    unit = Unit(backend=backend, pipelined=pipelined)
     report = Report(backend=backend, word_bits=unit.word_bits, lanes=unit.lanes,
-                    pipelined_mac=unit.pipelined_mac)
-    judge = not pipelined_mac   # the targets are the default unit's
+                    pipelined=unit.pipelined)
+    judge = not pipelined   # the targets are the default unit's
     t0 = time.time()
     report.rows.append(_annotate(_measure_modexp(unit, 1024, samples, rng), judge))
     for bits in sizes:
@@ -162,7 +162,7 @@ def run(backend: str, keys: int, out: Path | None = None, *, keygen_bits: int = 
 
 def _write(report: Report, out: Path) -> None:
     lines = [f"RSA on the unit ({report.backend}, Word={report.word_bits}, Lanes={report.lanes}, "
-             f"{unit_text(report.pipelined_mac)}); "
+             f"{unit_text(report.pipelined)}); "
              "cycles; warm = per-key constants cached, cold = first operation with a key", "",
              f"{'operation':<24}{'bits':>6}{'warm':>12}{'cold':>12}{'const-time':>12}{'target':>10}  anchor"]
     for r in report.rows:
@@ -173,7 +173,7 @@ def _write(report: Report, out: Path) -> None:
     for k in report.keygen:
         lines.append(f"{'keygen':<24}{k.bits:>6}  mean {k.cycles_mean:,.0f}  stdev {k.cycles_stdev:,.0f}  "
                      f"min {k.cycles_min:,}  max {k.cycles_max:,}  over {k.keys} keys ({k.backend})")
-    if report.pipelined_mac:
+    if report.pipelined:
         lines += ["", DEFAULT_UNIT_NOTE]
     text = "\n".join(lines) + "\n"
     print(text)

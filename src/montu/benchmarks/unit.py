@@ -3,8 +3,8 @@
 Runs the unit (the Verilated RTL by default; `--backend sim` for the simulator, which gives the
 same cycle counts), prints a table and writes bench/results/unit.json. Cycle counts are the
 unit's own (rsp.cycles) and deterministic; MINV depends on its operands, so it is reported as
-mean/min/max over a fixed, seeded sample. `--pipelined-mac` measures the unit with pipelined MAC
-lanes (PipelinedMac = 1) into bench/results/unit_pm.json; the targets are the default unit's, so
+mean/min/max over a fixed, seeded sample. `--pipelined` measures the unit with pipelined MAC
+lanes (Pipelined = 1) into bench/results/unit_pipelined.json; the targets are the default unit's, so
 they are not judged for it.
 """
 
@@ -67,7 +67,7 @@ class Report:
     backend: str
     word_bits: int
     lanes: int
-    pipelined_mac: bool = False
+    pipelined: bool = False
     rows: list[Row] = field(default_factory=list)
     host_ops_per_second: dict[str, float] = field(default_factory=dict)
     machine: str = platform.platform()
@@ -107,7 +107,7 @@ def _measure(unit: Unit, name: str, **slots: int) -> int:
 
 
 def bench_length(unit: Unit, bits: int, fld: Field, rng: random.Random, inversions: int) -> list[Row]:
-    row = functools.partial(_row, judge=not unit.pipelined_mac)   # the targets are the default unit's
+    row = functools.partial(_row, judge=not unit.pipelined)   # the targets are the default unit's
     n = _modulus(bits, fld, rng)
     k = unit.configure(bits, fld)
     unit.write(R_MOD, n, k)
@@ -174,20 +174,20 @@ def host_rate(unit: Unit, bits: int = 2048, count: int = 200) -> float:
 
 
 def run(backend: str = "rtl", lengths: tuple[int, ...] = LENGTHS, inversions: int = 10,
-        out: Path | None = None, echo=print, *, pipelined_mac: bool = False) -> Report:
-    """Measure, print the table and write `out` (default bench/results/unit.json, unit_pm.json
-    with pipelined_mac)."""
-    out = out or results_path("unit", pipelined_mac)
-    unit = Unit(backend=backend, pipelined_mac=pipelined_mac)
+        out: Path | None = None, echo=print, *, pipelined: bool = False) -> Report:
+    """Measure, print the table and write `out` (default bench/results/unit.json, unit_pipelined.json
+    with pipelined)."""
+    out = out or results_path("unit", pipelined)
+    unit = Unit(backend=backend, pipelined=pipelined)
     report = Report(backend=backend, word_bits=unit.word_bits, lanes=unit.lanes,
-                    pipelined_mac=unit.pipelined_mac)
+                    pipelined=unit.pipelined)
     rng = random.Random(2021)
     for bits in lengths:
         for fld in (Field.GFP, Field.GF2M):
             echo(f"  measuring {bits}-bit {fld.name} …")
             report.rows.extend(bench_length(unit, bits, fld, rng, inversions))
     for name in ("sim", "rtl") if backend == "rtl" else ("sim",):
-        rate = host_rate(Unit(backend=name, pipelined_mac=pipelined_mac))
+        rate = host_rate(Unit(backend=name, pipelined=pipelined))
         report.host_ops_per_second[f"{name}: 2048-bit STARTMMI"] = round(rate, 1)
     echo(format_table(report))
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -198,7 +198,7 @@ def run(backend: str = "rtl", lengths: tuple[int, ...] = LENGTHS, inversions: in
 
 def format_table(report: Report) -> str:
     lines = [f"Montu unit, backend={report.backend}, Word={report.word_bits}, Lanes={report.lanes}, "
-             f"{unit_text(report.pipelined_mac)}",
+             f"{unit_text(report.pipelined)}",
              f"{'op':9} {'bits':>5} {'field':5} {'cycles':>10} {'min':>8} {'max':>8} "
              f"{'MAC bound':>9} {'util':>5} {'paper':>8} {'target':>8}"]
     for r in report.rows:
@@ -208,7 +208,7 @@ def format_table(report: Report) -> str:
         lines.append(f"{r.op:9} {r.bits:5} {r.field:5} {r.cycles:10,.1f} {r.cycles_min:8,} {r.cycles_max:8,} "
                      f"{r.mac_bound or '':>9} {r.utilization or '':>5} {r.paper or '':>8} "
                      f"{r.target or '':>8}{verdict}")
-    if report.pipelined_mac:
+    if report.pipelined:
         lines.append(DEFAULT_UNIT_NOTE)
     for name, rate in report.host_ops_per_second.items():
         lines.append(f"host rate, {name}: {rate:,.0f} ops/s")

@@ -37,15 +37,15 @@ def register(commands: argparse._SubParsersAction) -> None:
 def _unit_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
                         help="rtl: the Verilated RTL (default); sim: the cycle-exact simulator")
-    parser.add_argument("--pipelined-mac", action="store_true",
-                        help="the unit with pipelined MAC lanes (PipelinedMac = 1); results go to "
-                             "*_pm.json so the default unit's stay")
+    parser.add_argument("--pipelined", action="store_true",
+                        help="the unit with pipelined MAC lanes (Pipelined = 1); results go to "
+                             "*_pipelined.json so the default unit's stay")
 
 
 def _output_option(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("-o", "--output", type=Path, default=None,
-                        help=f"results file (default bench/results/{name}.json, {name}_pm.json "
-                             "with --pipelined-mac)")
+                        help=f"results file (default bench/results/{name}.json, {name}_pipelined.json "
+                             "with --pipelined)")
 
 
 def _bench_unit(args: argparse.Namespace) -> int:
@@ -60,14 +60,14 @@ def _bench_unit(args: argparse.Namespace) -> int:
         if any(b <= 0 or b % 64 for b in lengths):
             raise MontuError("--lengths must be positive multiples of 64")
     unit.run(backend=args.backend, lengths=lengths, inversions=args.inversions, out=args.output,
-             pipelined_mac=args.pipelined_mac)
+             pipelined=args.pipelined)
     return 0
 
 
 def _bench_rsa(args: argparse.Namespace) -> int:
     from montu.benchmarks import rsa
 
-    rsa.run(backend=args.backend, keys=args.keys, out=args.output, pipelined_mac=args.pipelined_mac)
+    rsa.run(backend=args.backend, keys=args.keys, out=args.output, pipelined=args.pipelined)
     return 0
 
 
@@ -76,5 +76,5 @@ def _bench_ecc(args: argparse.Namespace) -> int:
 
     curves = tuple(c.strip() for c in args.curves.split(",")) if args.curves else None
     ecc.run(backend=args.backend, curves=curves, samples=args.samples, out=args.output,
-            pipelined_mac=args.pipelined_mac)
+            pipelined=args.pipelined)
     return 0

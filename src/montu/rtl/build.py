@@ -53,7 +53,7 @@ class RtlConfig:
     lanes: int = 2
     max_bits: int = 4096
     num_regs: int = 32
-    pipelined_mac: bool = False   # PipelinedMac = 1: pipelined MAC lanes (Lanes = 2 or 4 only)
+    pipelined: bool = False   # Pipelined = 1: pipelined MAC lanes (Lanes = 2 or 4 only)
     assertions: bool = True   # compile the RTL's assertions (a failure raises RtlAssertionError)
     trace: bool = False       # compile VCD tracing support (slower eval; off by default)
 
@@ -62,15 +62,15 @@ class RtlConfig:
             raise ValueError(f"RTL parameters must be positive: {self}")
         if self.max_bits % self.word_bits:
             raise ValueError(f"max_bits={self.max_bits} is not a multiple of word_bits={self.word_bits}")
-        if self.pipelined_mac and self.lanes not in (2, 4):
+        if self.pipelined and self.lanes not in (2, 4):
             raise ValueError(f"pipelined MAC lanes need Lanes = 2 or 4 (got lanes={self.lanes})")
 
     @property
     def generics(self) -> dict[str, int]:
-        """montu_top's -G overrides; PipelinedMac only when set (the default build is unchanged)."""
+        """montu_top's -G overrides; Pipelined only when set (the default build is unchanged)."""
         generics = {"Word": self.word_bits, "Lanes": self.lanes, "MaxBits": self.max_bits,
                     "NumRegs": self.num_regs}
-        return (generics | {"PipelinedMac": 1}) if self.pipelined_mac else generics
+        return (generics | {"Pipelined": 1}) if self.pipelined else generics
 
 
 def rtl_dir() -> Path:

@@ -1,7 +1,7 @@
 """RtlModel: the real RTL (Verilated montu_top) behind the simulator's interface.
 
     model = RtlModel(word_bits=64, lanes=2, max_bits=512, num_regs=16)   # builds once, then cached
-    RtlModel(lanes=2, pipelined_mac=True)        # montu_top with PipelinedMac = 1 (a separate build)
+    RtlModel(lanes=2, pipelined=True)        # montu_top with Pipelined = 1 (a separate build)
     model.execute(encode("SETMMI", imm=8))        -> Response(err, flags, data, cycles)
     model.execute_many([(insn, data), ...])       -> [Response, ...]   (one ctypes call)
 
@@ -92,15 +92,15 @@ class RtlModel:
     """The Verilated Montu unit, driven command by command; same interface as montu.sim.Simulator."""
 
     def __init__(self, word_bits: int = 64, lanes: int = 2, max_bits: int = 4096, num_regs: int = 32,
-                 pipelined_mac: bool = False, *, budget: int = DEFAULT_BUDGET, assertions: bool = True,
+                 pipelined: bool = False, *, budget: int = DEFAULT_BUDGET, assertions: bool = True,
                  trace: str | Path | None = None) -> None:
-        self.config = RtlConfig(word_bits, lanes, max_bits, num_regs, pipelined_mac=bool(pipelined_mac),
+        self.config = RtlConfig(word_bits, lanes, max_bits, num_regs, pipelined=bool(pipelined),
                                 assertions=assertions, trace=trace is not None)
         self.word_bits = word_bits
         self.lanes = lanes
         self.max_bits = max_bits
         self.num_regs = num_regs
-        self.pipelined_mac = bool(pipelined_mac)
+        self.pipelined = bool(pipelined)
         self.build_info: BuildResult = build(self.config)
         self._lib = _load_library(self.build_info.library)
         if self._lib.montu_rtl_word_bits() != word_bits:
@@ -251,4 +251,4 @@ class RtlModel:
 
     def __repr__(self) -> str:
         return (f"RtlModel(word_bits={self.word_bits}, lanes={self.lanes}, max_bits={self.max_bits}, "
-                f"num_regs={self.num_regs}{', pipelined_mac=True' if self.pipelined_mac else ''})")
+                f"num_regs={self.num_regs}{', pipelined=True' if self.pipelined else ''})")

@@ -36,20 +36,20 @@ class Simulator:
     """The architectural state of one Montu unit and the semantics of every instruction."""
 
     def __init__(self, word_bits: int = 64, lanes: int = 2, max_bits: int = 4096, num_regs: int = 32,
-                 pipelined_mac: bool = False):
+                 pipelined: bool = False):
         if word_bits not in (32, 64):
             raise ValueError(f"word_bits must be 32 or 64 (got {word_bits})")
         if max_bits % 64 or max_bits <= 0:
             raise ValueError(f"max_bits must be a positive multiple of 64 (got {max_bits})")
         if not 16 <= num_regs <= 32:
             raise ValueError(f"num_regs must be 16..32 (got {num_regs})")
-        if pipelined_mac and lanes not in (2, 4):
+        if pipelined and lanes not in (2, 4):
             raise ValueError(f"pipelined MAC lanes need Lanes = 2 or 4 (got lanes={lanes})")
         self.word_bits = word_bits
         self.lanes = lanes
         self.max_bits = max_bits
         self.num_regs = num_regs
-        self.pipelined_mac = bool(pipelined_mac)
+        self.pipelined = bool(pipelined)
         self.max_words = max_bits // word_bits
         self._isa = load()
         self._err = self._isa.error_code
@@ -110,13 +110,13 @@ class Simulator:
         if data_dependent:
             return self._isa.by_name[name].cycle_count(
                 k=self.k, W=self.words, Word=self.word_bits, Lanes=self.lanes,
-                NumRegs=self.num_regs, MaxWords=self.max_words, PipelinedMac=int(self.pipelined_mac),
+                NumRegs=self.num_regs, MaxWords=self.max_words, Pipelined=int(self.pipelined),
                 gf2m=self.gf2m, **data_dependent)
         key = (name, self.k, self.gf2m)
         if key not in self._cycles_cache:
             self._cycles_cache[key] = self._isa.by_name[name].cycle_count(
                 k=self.k, W=self.words, Word=self.word_bits, Lanes=self.lanes,
-                NumRegs=self.num_regs, MaxWords=self.max_words, PipelinedMac=int(self.pipelined_mac),
+                NumRegs=self.num_regs, MaxWords=self.max_words, Pipelined=int(self.pipelined),
                 gf2m=self.gf2m)
         return self._cycles_cache[key]
 

@@ -12,8 +12,8 @@ LANES = (1, 2, 4)
 MAX_BITS = (1024, 4096)
 # The unit, or one of its engines on its own (to see which one limits fmax).
 TOPS = ("montu_top", "montu_mont", "montu_inv", "montu_wordop")
-# The tops that have the PipelinedMac parameter (pipelined MAC lanes, Lanes = 2 or 4).
-PIPELINED_MAC_TOPS = ("montu_top", "montu_mont")
+# The tops that have the Pipelined parameter (pipelined MAC lanes, Lanes = 2 or 4).
+PIPELINED_TOPS = ("montu_top", "montu_mont")
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class SynthConfig:
     max_bits: int = 4096
     num_regs: int = 32
     top: str = "montu_top"
-    pipelined_mac: bool = False   # PipelinedMac = 1: pipelined MAC lanes
+    pipelined: bool = False   # Pipelined = 1: pipelined MAC lanes
 
     def __post_init__(self) -> None:
         if self.top not in TOPS:
@@ -38,17 +38,17 @@ class SynthConfig:
             raise MontuError(f"MaxBits must be a positive multiple of 64 (got {self.max_bits})")
         if not 16 <= self.num_regs <= 32:
             raise MontuError(f"NumRegs must be in 16 .. 32 (got {self.num_regs})")
-        if self.pipelined_mac and self.lanes not in (2, 4):
+        if self.pipelined and self.lanes not in (2, 4):
             raise MontuError(f"pipelined MAC lanes need Lanes = 2 or 4 (got {self.lanes})")
-        if self.pipelined_mac and self.top not in PIPELINED_MAC_TOPS:
-            raise MontuError(f"pipelined MAC lanes are a parameter of {' and '.join(PIPELINED_MAC_TOPS)} "
+        if self.pipelined and self.top not in PIPELINED_TOPS:
+            raise MontuError(f"pipelined MAC lanes are a parameter of {' and '.join(PIPELINED_TOPS)} "
                              f"only, not of {self.top}")
 
     @property
     def name(self) -> str:
         """A short, file-name-safe label: w64_l2_b4096_r32 (engine runs: montu_mont_w64_l2_b4096),
-        with _pm at the end for pipelined MAC lanes."""
-        suffix = "_pm" if self.pipelined_mac else ""
+        with _pipelined at the end for pipelined MAC lanes."""
+        suffix = "_pipelined" if self.pipelined else ""
         if self.top == "montu_top":
             return f"w{self.word}_l{self.lanes}_b{self.max_bits}_r{self.num_regs}{suffix}"
         return f"{self.top}_w{self.word}_l{self.lanes}_b{self.max_bits}{suffix}"
@@ -56,8 +56,8 @@ class SynthConfig:
     @property
     def generics(self) -> dict[str, int]:
         """The parameters of the top module of the run, as montu_top would set them
-        (PipelinedMac only when set, so the default runs read exactly as before)."""
-        pipelined = {"PipelinedMac": 1} if self.pipelined_mac else {}
+        (Pipelined only when set, so the default runs read exactly as before)."""
+        pipelined = {"Pipelined": 1} if self.pipelined else {}
         if self.top == "montu_top":
             return {"Word": self.word, "Lanes": self.lanes, "MaxBits": self.max_bits,
                     "NumRegs": self.num_regs} | pipelined
@@ -66,10 +66,10 @@ class SynthConfig:
 
     @property
     def label(self) -> dict[str, object]:
-        """How results name the run: the unit's parameters (PipelinedMac only when set), and the
+        """How results name the run: the unit's parameters (Pipelined only when set), and the
         engine when it is not the unit."""
         unit = {"Word": self.word, "Lanes": self.lanes, "MaxBits": self.max_bits,
-                "NumRegs": self.num_regs} | ({"PipelinedMac": 1} if self.pipelined_mac else {})
+                "NumRegs": self.num_regs} | ({"Pipelined": 1} if self.pipelined else {})
         return unit if self.top == "montu_top" else {"top": self.top} | unit
 
 
