@@ -17,7 +17,7 @@ module montu_top
   parameter int unsigned Lanes   = 2,    // 1, 2 or 4 MAC lanes
   parameter int unsigned MaxBits = 4096, // multiple of 64
   parameter int unsigned NumRegs = 32,   // 16 .. 32
-  parameter bit          Pipelined = 1'b0   // pipelined MAC lanes and q unit (Lanes 2, 4)
+  parameter bit          Pipelined = 1'b0   // pipelined MAC lanes, q unit and word engine (Lanes 2, 4)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -226,7 +226,7 @@ module montu_top
 
   assign wo_start = dec_ok && word_op;
 
-  montu_wordop #(.Word(Word), .MaxWords(MaxWords)) u_wordop (
+  montu_wordop #(.Word(Word), .MaxWords(MaxWords), .Pipelined(Pipelined)) u_wordop (
     .clk_i, .rst_ni,
     .start_i    (wo_start),
     .op_i       (op),

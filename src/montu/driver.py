@@ -71,7 +71,7 @@ class Unit:
         self.word_bits = word_bits
         self.lanes = lanes
         self.max_bits = max_bits
-        self.pipelined = bool(pipelined)  # Pipelined = 1: pipelined MAC lanes (Lanes 2, 4)
+        self.pipelined = bool(pipelined)  # Pipelined = 1: the high-clock build (Lanes 2, 4)
         self._backend = _make_backend(backend, word_bits, lanes, max_bits, num_regs, self.pipelined)
         self._isa = load()
         self._error_names = {e.code: e.name for e in self._isa.errors}

@@ -58,6 +58,21 @@ def test_startmmi_formula_with_pipelined_lanes_by_hand():
         ins.cycle_count(k=4, W=4, Word=64, Lanes=2, NumRegs=32, MaxWords=64, gf2m=0)
 
 
+@pytest.mark.parametrize("name, default", [("ADD", "W + 1"), ("CMP", "W + 1"), ("MADD", "2W + 1"),
+                                           ("MLIN", "2W + 1"), ("CSWAP", "2W + 1"), ("LDZ", "W")])
+def test_word_instructions_take_four_cycles_more_when_pipelined_except_the_write_only_ones(name, default):
+    ins = load().by_name[name]
+
+    def cycles(words: int, pipelined: int) -> int:
+        return ins.cycle_count(k=words, W=words, Word=64, Lanes=2, NumRegs=32, MaxWords=64,
+                               Pipelined=pipelined, gf2m=0)
+
+    for words in (1, 4, 32):
+        base = {"W + 1": words + 1, "2W + 1": 2 * words + 1, "W": words}[default]
+        assert cycles(words, 0) == base
+        assert cycles(words, 1) == base + (0 if name == "LDZ" else 4)
+
+
 def test_formula_evaluator_refuses_anything_but_arithmetic():
     assert evaluate_formula("W * max(W, 4) + 6", {"W": 2}) == 14
     with pytest.raises(ValueError):

@@ -25,7 +25,7 @@ from montu.sim.inversion import run_inversion
 
 CFG = json.loads(os.environ.get("MONTU_CFG", '{"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}'))
 WORD, LANES, MAX_BITS, NUM_REGS = CFG["Word"], CFG["Lanes"], CFG["MaxBits"], CFG["NumRegs"]
-PIPELINED_MAC = int(CFG.get("Pipelined", 0))
+PIPELINED = int(CFG.get("Pipelined", 0))
 MAX_WORDS = MAX_BITS // WORD
 ISA = load()
 E = ISA.error_code
@@ -34,7 +34,7 @@ SEED = int(os.environ.get("MONTU_SEED", "1"))
 # at the maximum length), so an RTL that never answers fails the bench instead of hanging it.
 RESPONSE_LIMIT = 2 * max(ISA.by_name["MINV"].worst_case_cycles(
     k=MAX_BITS // 64, W=MAX_WORDS, Word=WORD, Lanes=LANES, NumRegs=NUM_REGS, MaxWords=MAX_WORDS,
-    Pipelined=PIPELINED_MAC, gf2m=g) for g in (0, 1)) + NUM_REGS * MAX_WORDS
+    Pipelined=PIPELINED, gf2m=g) for g in (0, 1)) + NUM_REGS * MAX_WORDS
 
 
 # ----------------------------------------------------------------------------- golden formulas
@@ -72,7 +72,7 @@ def mont_ref(x: int, y: int, n: int, L: int, gf2m: bool) -> int:
 def expected_cycles(name: str, W: int, gf2m: int = 0, **data_dependent: int) -> int:
     return ISA.by_name[name].cycle_count(k=W * WORD // 64, W=W, Word=WORD, Lanes=LANES,
                                          NumRegs=NUM_REGS, MaxWords=MAX_WORDS,
-                                         Pipelined=PIPELINED_MAC, gf2m=gf2m,
+                                         Pipelined=PIPELINED, gf2m=gf2m,
                                          **data_dependent)
 
 
@@ -83,7 +83,7 @@ class Unit:
     def __init__(self, dut):
         self.dut = dut
         self.sim = Simulator(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS, num_regs=NUM_REGS,
-                             pipelined=bool(PIPELINED_MAC))
+                             pipelined=bool(PIPELINED))
         self.W = 64 // WORD
         self.gf2m = 0
         self.check_sim = True
@@ -393,7 +393,7 @@ async def mlin_case(u: Unit, L: int, gf2m: int, a: int, b: int, n: int, ca: int,
         if rb != ra:
             await u.write(rb, b)
     rsp = await u.cmd("MLIN", rd=rd, ra=ra, rb=rb, imm=mlin_imm(ca, cb))
-    assert rsp.cycles == 2 * u.W + 1 and rsp.data == 0
+    assert rsp.cycles == expected_cycles("MLIN", u.W, gf2m) and rsp.data == 0
     got = await u.read(rd)
     what = f"MLIN L={L} gf2m={gf2m} ca={ca} cb={cb} rd=r{rd} ra=r{ra} rb=r{rb} a={a:#x} b={b:#x} n={n:#x}"
     assert got == mlin_ref(a, b, n, ca, cb, L, bool(gf2m)), f"{what}: {got:#x}"

@@ -89,20 +89,26 @@ def test_pipelined_results_get_their_own_table_and_do_not_stand_in_for_the_defau
     mont = {pm: _synth_run(64, 2, 4096, fmax) for pm, fmax in ((0, 45.0), (1, 100.0))}
     for pm, run in mont.items():
         run["config"] = run["config"] | {"top": "montu_mont"} | ({"Pipelined": 1} if pm else {})
-    _write(results, "synth", {"flow": {}, "runs": [_synth_run(64, 2, 4096, 50.0), pm_run, *mont.values()]})
+    wordop = _synth_run(64, 2, 4096, 110.0)
+    wordop["config"] = wordop["config"] | {"top": "montu_wordop", "Pipelined": 1}
+    _write(results, "synth", {"flow": {}, "runs": [_synth_run(64, 2, 4096, 50.0), pm_run, *mont.values(),
+                                                   wordop]})
     ecc_row = {"curve": "prime256v1", "op": "scalar_mult"}
     _write(results, "ecc", {"rows": [ecc_row | {"cycles": 100_000}]})
     _write(results, "ecc_pipelined", {"rows": [ecc_row | {"cycles": 215_000}]})
     text = performance.generate(results_dir=results, output=tmp_path / "perf.md").read_text()
-    assert "## Pipelined MAC lanes (Pipelined = 1)" in text
+    assert "## The pipelined build (Pipelined = 1)" in text
     assert "| montu_mont alone, Pipelined = 1 | 100.0 MHz |" in text
+    assert "| montu_wordop alone, Pipelined = 1 | 110.0 MHz |" in text
+    assert "| montu_wordop alone, Pipelined = 0 | not measured yet |" in text
+    assert "| the unit W64/L2/4096/pipe | 80.0 MHz |" in text
     default_256 = performance.startmmi_cycles(256, 64, 2, 4096)
     assert f"| 256 | {default_256:,} | 63 | {63 / default_256:.2f} |" in text
     # times at montu_mont's own fmax: 1062 / 45 MHz, 1072 / 100 MHz
     assert "| 2,048 | 1,062 | 1,072 | 1.01 | 23.6 µs | 10.7 µs |" in text
     assert "| prime256v1 | scalar_mult | 100,000 | 215,000 | 2.15 |" in text
     assert "| fmax ≥ 100 MHz | 50.0 MHz | no |" in text     # the targets are the default unit's
-    assert "W64/L2/4096/PM" in text
+    assert "W64/L2/4096/pipe" in text
     assert performance.startmmi_cycles(2048, 64, 2, 4096, pipelined=1) == 1072
 
 
@@ -111,7 +117,7 @@ def test_without_unit_pm_there_is_no_pipelined_section(tmp_path: Path):
     results.mkdir()
     _write(results, "unit", UNIT)
     text = performance.generate(results_dir=results, output=tmp_path / "perf.md").read_text()
-    assert "Pipelined MAC lanes (Pipelined = 1)" not in text
+    assert "The pipelined build (Pipelined = 1)" not in text
 
 
 def test_cli_report_and_bad_synth_input_give_one_line(tmp_path: Path):

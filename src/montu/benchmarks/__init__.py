@@ -9,11 +9,11 @@ DEFAULT_UNIT_NOTE = "targets are for the default unit (Pipelined = 0), not judge
 
 
 def results_path(name: str, pipelined: bool = False) -> Path:
-    """bench/results/<name>.json, or <name>_pipelined.json for the unit with pipelined MAC lanes (so a
+    """bench/results/<name>.json, or <name>_pipelined.json for the pipelined unit (so a
     run of that unit never overwrites the default unit's results)."""
     return RESULTS_DIR / f"{name}{'_pipelined' if pipelined else ''}.json"
 
 
 def unit_text(pipelined: bool) -> str:
     """How the tables' headers name the MAC lanes: Pipelined=0 or Pipelined=1 (pipelined)."""
-    return "Pipelined=1 (pipelined MAC lanes)" if pipelined else "Pipelined=0"
+    return "Pipelined=1 (pipelined MAC lanes and word engine)" if pipelined else "Pipelined=0"

@@ -9,7 +9,7 @@ MINV sees k·β for a fresh random β, so the count varies by a few hundred cycl
 signatures are; GF(2^m): two ladders), ECDH (validation of the peer key is counted separately as
 `validate`). Cycle counts are the unit's own (rsp.cycles); the
 simulator is cycle-exact, so `--backend sim` gives the RTL's numbers. `--pipelined` measures the
-unit with pipelined MAC lanes (Pipelined = 1) into bench/results/ecc_pipelined.json (.txt); the targets
+pipelined unit (Pipelined = 1) into bench/results/ecc_pipelined.json (.txt); the targets
 are the default unit's, so they are not judged for it.
 """
 

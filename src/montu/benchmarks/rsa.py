@@ -6,7 +6,7 @@ run): the cycle counts do not depend on the key or message values (that is what 
 rows check), only on the sizes. "cold" includes the per-modulus constants R² and R³ mod p, q, n
 computed on the unit (once per key); "warm" is every later operation with the same key.
 Key generation runs entirely on the unit; its cycles vary (prime search), so mean and spread.
-`--pipelined` measures the unit with pipelined MAC lanes (Pipelined = 1) into
+`--pipelined` measures the pipelined unit (Pipelined = 1) into
 bench/results/rsa_pipelined.json (.txt); the targets are the default unit's, so they are not judged for it.
 """
 

@@ -92,8 +92,8 @@ def fmax_text(run: dict, unit: str = "") -> str:
 
 
 def config_label(cfg: dict[str, int]) -> str:
-    """W64/L2/4096, with /PM for pipelined MAC lanes (Pipelined = 1)."""
-    pipelined = "/PM" if cfg.get("Pipelined") else ""
+    """W64/L2/4096, with /pipe for the pipelined build (Pipelined = 1)."""
+    pipelined = "/pipe" if cfg.get("Pipelined") else ""
     return f"W{cfg.get('Word')}/L{cfg.get('Lanes')}/{cfg.get('MaxBits')}{pipelined}"
 
 
@@ -355,23 +355,28 @@ def time_section(unit: dict | None, synth: dict | None) -> str:
 
 def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None = None,
                       ecc_pipelined: dict | None = None) -> str:
-    """The unit with pipelined MAC lanes: STARTMMI cycles (unit_pipelined.json) beside the default
-    unit's formula, montu_mont's fmax on its own with and without them, and ECC cycles
-    (ecc_pipelined.json beside ecc.json) when measured."""
+    """The pipelined build: each pipelined engine's fmax on its own in both builds, the whole
+    unit's pipelined runs, STARTMMI cycles (unit_pipelined.json) beside the default unit's
+    formula, and ECC cycles (ecc_pipelined.json beside ecc.json) when measured."""
     word, lanes = unit_pipelined.get("word_bits"), unit_pipelined.get("lanes")
     measured = dict(_unit_rows(unit_pipelined).get(("STARTMMI", "GFP"), []))
     mont = {pm: _engine_run(synth, "montu_mont", Word=word, Lanes=lanes, MaxBits=4096, pm=pm)
             for pm in (0, 1)}
-    out = ["## Pipelined MAC lanes (Pipelined = 1)", "",
-           "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit "
-           "(docs/architecture.md): more cycles around each row of a product, a shorter clock "
-           "period. The other engines are the same in both builds.", ""]
-    rows = [[f"montu_mont alone, Pipelined = {pm}",
-             fmax_text(mont[pm], " MHz") if mont[pm] else NOT_YET,
-             _path_text(mont[pm]) if mont[pm] else "—"] for pm in (0, 1)]
+    wordop = {pm: _engine_run(synth, "montu_wordop", Word=word, MaxBits=4096, pm=pm) for pm in (0, 1)}
+    out = ["## The pipelined build (Pipelined = 1)", "",
+           "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit and "
+           "the word engine with a register after each of its four stages (docs/architecture.md): "
+           "more cycles per instruction, a shorter clock period. The inversion engine is the same "
+           "in both builds.", ""]
+    rows = [[f"{top} alone, Pipelined = {pm}", fmax_text(run, " MHz") if run else NOT_YET,
+             _path_text(run) if run else "—"]
+            for top, runs in (("montu_mont", mont), ("montu_wordop", wordop))
+            for pm, run in runs.items()]
+    rows += [[f"the unit {config_label(r['config'])}", fmax_text(r, " MHz"), _path_text(r)]
+             for r in unit_runs(synth) if int(r["config"].get("Pipelined", 0)) == 1]
     out += [table([f"Word {word}, Lanes {lanes}, MaxBits 4096", "fmax", "worst path"], rows), ""]
-    out += [f"STARTMMI cycles (either field) of Word = {word}, Lanes = {lanes}: the unit with "
-            "pipelined MAC lanes as `montu bench unit --pipelined` measured it "
+    out += [f"STARTMMI cycles (either field) of Word = {word}, Lanes = {lanes}: the pipelined "
+            "unit as `montu bench unit --pipelined` measured it "
             f"(backend `{unit_pipelined.get('backend')}`), the default unit from the ISA table's formula. "
             "The times are at montu_mont's own fmax in each build: what the engine allows, not "
             "the whole unit (its other engines are slower; see above).", ""]
@@ -389,7 +394,8 @@ def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None
     out += [table(headers, rows), ""]
     if ecc and ecc_pipelined:
         out += ["ECC on the two builds (`montu bench ecc` and `montu bench ecc --pipelined`, "
-                "RTL, mean cycles): short operands pay the longer row recurrence on every product.",
+                "RTL, mean cycles): short operands pay the longer row recurrence on every product and "
+                "4 cycles on every word instruction.",
                 ""]
         default_rows = {(r.get("curve"), r.get("op")): r.get("cycles") for r in ecc.get("rows", [])}
         rows = []

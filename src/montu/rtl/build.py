@@ -53,7 +53,7 @@ class RtlConfig:
     lanes: int = 2
     max_bits: int = 4096
     num_regs: int = 32
-    pipelined: bool = False   # Pipelined = 1: pipelined MAC lanes (Lanes = 2 or 4 only)
+    pipelined: bool = False   # Pipelined = 1: the high-clock build (Lanes = 2 or 4 only)
     assertions: bool = True   # compile the RTL's assertions (a failure raises RtlAssertionError)
     trace: bool = False       # compile VCD tracing support (slower eval; off by default)
 

@@ -12,8 +12,9 @@ LANES = (1, 2, 4)
 MAX_BITS = (1024, 4096)
 # The unit, or one of its engines on its own (to see which one limits fmax).
 TOPS = ("montu_top", "montu_mont", "montu_inv", "montu_wordop")
-# The tops that have the Pipelined parameter (pipelined MAC lanes, Lanes = 2 or 4).
-PIPELINED_TOPS = ("montu_top", "montu_mont")
+# The tops that have the Pipelined parameter (the high-clock build: pipelined MAC lanes, q unit
+# and word engine; the unit needs Lanes = 2 or 4).
+PIPELINED_TOPS = ("montu_top", "montu_mont", "montu_wordop")
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class SynthConfig:
     max_bits: int = 4096
     num_regs: int = 32
     top: str = "montu_top"
-    pipelined: bool = False   # Pipelined = 1: pipelined MAC lanes
+    pipelined: bool = False   # Pipelined = 1: the high-clock build
 
     def __post_init__(self) -> None:
         if self.top not in TOPS:
@@ -38,16 +39,16 @@ class SynthConfig:
             raise MontuError(f"MaxBits must be a positive multiple of 64 (got {self.max_bits})")
         if not 16 <= self.num_regs <= 32:
             raise MontuError(f"NumRegs must be in 16 .. 32 (got {self.num_regs})")
-        if self.pipelined and self.lanes not in (2, 4):
+        if self.pipelined and self.lanes not in (2, 4) and self.top != "montu_wordop":
             raise MontuError(f"pipelined MAC lanes need Lanes = 2 or 4 (got {self.lanes})")
         if self.pipelined and self.top not in PIPELINED_TOPS:
-            raise MontuError(f"pipelined MAC lanes are a parameter of {' and '.join(PIPELINED_TOPS)} "
+            raise MontuError(f"Pipelined is a parameter of {', '.join(PIPELINED_TOPS)} "
                              f"only, not of {self.top}")
 
     @property
     def name(self) -> str:
         """A short, file-name-safe label: w64_l2_b4096_r32 (engine runs: montu_mont_w64_l2_b4096),
-        with _pipelined at the end for pipelined MAC lanes."""
+        with _pipelined at the end for the pipelined build."""
         suffix = "_pipelined" if self.pipelined else ""
         if self.top == "montu_top":
             return f"w{self.word}_l{self.lanes}_b{self.max_bits}_r{self.num_regs}{suffix}"
@@ -62,7 +63,9 @@ class SynthConfig:
             return {"Word": self.word, "Lanes": self.lanes, "MaxBits": self.max_bits,
                     "NumRegs": self.num_regs} | pipelined
         engine = {"Word": self.word, "MaxWords": self.max_bits // self.word}
-        return engine | {"Lanes": self.lanes} | pipelined if self.top == "montu_mont" else engine
+        if self.top == "montu_mont":
+            return engine | {"Lanes": self.lanes} | pipelined
+        return engine | pipelined if self.top == "montu_wordop" else engine
 
     @property
     def label(self) -> dict[str, object]:
