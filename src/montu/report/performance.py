@@ -168,8 +168,7 @@ def synth_section(synth: dict | None, rtl_now: str | None) -> str:
     rows = []
     for run in runs:
         c, u = run.get("cells", {}), run.get("utilization", {})
-        fresh = "" if rtl_now is None or run.get("rtl_sha256") == rtl_now else " †"
-        rows.append([config_label(run["config"]) + fresh, c.get("LUT4"), c.get("CCU2C"),
+        rows.append([config_label(run["config"]) + _older(run, rtl_now), c.get("LUT4"), c.get("CCU2C"),
                      c.get("TRELLIS_FF"), c.get("MULT18X18D"), c.get("DP16KD"),
                      c.get("TRELLIS_DPR16X4"), u.get("TRELLIS_COMB"), fmax_text(run)])
     out.append(table(["Word/Lanes/MaxBits", "LUT4", "CCU2C", "flip-flops", "MULT18X18D",
@@ -194,13 +193,22 @@ def synth_section(synth: dict | None, rtl_now: str | None) -> str:
         out += ["", "### One engine on its own (`montu synth --top …`)", "",
                 "The same flow on one engine with the unit's parameters, to see which one "
                 "limits the unit's fmax (its ports are unconstrained, as the unit's are).", ""]
-        rows = [[run["config"]["top"], config_label(run["config"]), run.get("cells", {}).get("LUT4"),
+        rows = [[run["config"]["top"] + _older(run, rtl_now), config_label(run["config"]),
+                 run.get("cells", {}).get("LUT4"),
                  run.get("cells", {}).get("CCU2C"), run.get("cells", {}).get("TRELLIS_FF"),
                  run.get("cells", {}).get("MULT18X18D"), run.get("cells", {}).get("DP16KD"),
                  run.get("utilization", {}).get("TRELLIS_COMB"), fmax_text(run)] for run in engines]
         out.append(table(["engine", "Word/Lanes/MaxBits", "LUT4", "CCU2C", "flip-flops",
                           "MULT18X18D", "DP16KD", "LUT-eq", "fmax (MHz)"], rows))
+        if any(r[0].endswith("†") for r in rows):
+            out += ["", "† measured on an earlier revision of rtl/ (rerun `montu synth --top …` "
+                    "for it)."]
     return "\n".join(out + [""])
+
+
+def _older(run: dict, rtl_now: str | None) -> str:
+    """' †' when the run was measured on another revision of rtl/ than the current one."""
+    return "" if rtl_now is None or run.get("rtl_sha256") == rtl_now else " †"
 
 
 def _missing_sweep(runs: list[dict]) -> list[str]:
@@ -211,23 +219,36 @@ def _missing_sweep(runs: list[dict]) -> list[str]:
 
 
 def targets_section(synth: dict | None) -> str:
+    """The issue's targets, judged on the default build and, when it was run, on the pipelined
+    build of the same configuration (the issue allows pipelining to reach the clock target)."""
     out = ["## Targets of issue #6 (Word = 64, Lanes = 2, MaxBits = 4096, ECP5-85)", ""]
-    run = find_run(synth, **MAIN_CONFIG)
-    if run is None:
+    builds = [(pm, find_run(synth, **MAIN_CONFIG, Pipelined=pm)) for pm in (0, 1)]
+    builds = [(pm, run) for pm, run in builds if run is not None]
+    if not builds or builds[0][0] != 0:
         return "\n".join(out + [f"{NOT_YET} (run `montu synth`).", ""])
-    c = run.get("cells", {})
-    fmax = run.get("fmax_mhz")
-    rows = [
-        ["fmax ≥ 100 MHz", fmax_text(run, " MHz"), fmax is not None and fmax >= TARGET_FMAX_MHZ],
-        ["register storage in block RAM (DP16KD)", f"{c.get('DP16KD')} DP16KD",
-         (c.get("DP16KD") or 0) > 0],
-        ["flip-flops < 15,000", f"{c.get('TRELLIS_FF'):,}", (c.get("TRELLIS_FF") or 0) < TARGET_MAX_FF],
-        ["multipliers on MULT18X18D", f"{c.get('MULT18X18D')} MULT18X18D", (c.get("MULT18X18D") or 0) > 0],
-    ]
-    out.append(table(["target", "measured", "met"], rows))
-    path = run.get("critical_path")
-    if path:
-        out += ["", f"Critical path after routing: from `{path[0]}` to `{path[-1]}`."]
+
+    def judged(run: dict) -> list[tuple[str, bool]]:
+        c = run.get("cells", {})
+        fmax = run.get("fmax_mhz")
+        return [(fmax_text(run, " MHz"), fmax is not None and fmax >= TARGET_FMAX_MHZ),
+                (f"{c.get('DP16KD')} DP16KD", (c.get("DP16KD") or 0) > 0),
+                (f"{c.get('TRELLIS_FF'):,}", (c.get("TRELLIS_FF") or 0) < TARGET_MAX_FF),
+                (f"{c.get('MULT18X18D')} MULT18X18D", (c.get("MULT18X18D") or 0) > 0)]
+
+    names = ["fmax ≥ 100 MHz", "register storage in block RAM (DP16KD)", "flip-flops < 15,000",
+             "multipliers on MULT18X18D"]
+    figures = [judged(run) for _, run in builds]
+    rows = [[name] + [x for fig in figures for x in fig[i]] for i, name in enumerate(names)]
+    headers = ["target"]
+    for pm, _ in builds:
+        build = "Pipelined = 1" if pm else "default build"
+        headers += [f"measured ({build})", "met"]
+    out.append(table(headers, rows))
+    for pm, run in builds:
+        path = run.get("critical_path")
+        if path:
+            build = "the pipelined build" if pm else "the default build"
+            out += ["", f"Critical path of {build} after routing: from `{path[0]}` to `{path[-1]}`."]
     return "\n".join(out + [""])
 
 
@@ -237,44 +258,48 @@ def _path_text(run: dict) -> str:
     return f"{makeup}; {ends}" if makeup and ends else (makeup or ends or "—")
 
 
-def fmax_section(synth: dict | None) -> str:
-    """What limits fmax: the unit's worst path and each engine's fmax on its own."""
+def fmax_section(synth: dict | None, rtl_now: str | None = None) -> str:
+    """What limits fmax: the unit's worst path and each engine's fmax on its own, in the default
+    build and, where measured, in the pipelined one."""
     out = ["## What limits fmax", ""]
-    run = find_run(synth, **MAIN_CONFIG)
-    engines = {r["config"]["top"]: r for r in engine_runs(synth)
-               if all(r["config"].get(k) == v for k, v in MAIN_CONFIG.items())
-               and not r["config"].get("Pipelined")}
-    if run is None and not engines:
+    runs = {pm: find_run(synth, **MAIN_CONFIG, Pipelined=pm) for pm in (0, 1)}
+    engines = {(r["config"]["top"], int(r["config"].get("Pipelined", 0))): r
+               for r in engine_runs(synth)
+               if all(r["config"].get(k) == v for k, v in MAIN_CONFIG.items())}
+    if runs[0] is None and not engines:
         return "\n".join(out + [f"{NOT_YET}.", ""])
     rows = []
-    if run is not None:
-        rows.append(["whole unit (montu_top)", fmax_text(run), _path_text(run)])
-    for top in ("montu_mont", "montu_inv", "montu_wordop"):
-        if top in engines:
-            rows.append([f"{top} alone", fmax_text(engines[top]), _path_text(engines[top])])
+    for pm in (0, 1):
+        build = ", Pipelined = 1" if pm else ""
+        if runs[pm] is not None:
+            rows.append([f"whole unit (montu_top){build}" + _older(runs[pm], rtl_now),
+                         fmax_text(runs[pm]), _path_text(runs[pm])])
+        for top in ("montu_mont", "montu_inv", "montu_wordop"):
+            if (top, pm) in engines:
+                run = engines[(top, pm)]
+                rows.append([f"{top} alone{build}" + _older(run, rtl_now), fmax_text(run),
+                             _path_text(run)])
     out += [table(["Word 64, Lanes 2, MaxBits 4096", "fmax (MHz)", "worst path after routing"],
                   rows), ""]
+    if any(r[0].endswith("†") for r in rows):
+        out += ["† measured on an earlier revision of rtl/.", ""]
     out += [
-        "montu_mont does a whole 64×64 multiply-and-add in one cycle: its two MAC lanes and its "
-        "q unit (a 64×64 product on 16 MULT18X18D plus the partial-product adders and the "
-        "128-bit accumulate, or the carry-less product in LUTs). In nextpnr's speed-6 timing "
-        "model a MULT18X18D alone takes about 4 ns and a 128-bit add between registers about "
-        "7 ns, so such a cycle cannot reach 100 MHz. montu_inv had the same kind of cycle (the "
-        "m = p·inv product, then the lanes' multiply, add and barrel shift) until its passes "
-        "became a six-stage pipeline (t, m, the products, the carry-save sums, the funnel shift "
-        "in separate cycles; reduction passes max(W, 6) cycles instead of max(W, 3)): 18.5 MHz "
-        "(placement estimate) before, 38.5 MHz routed at MaxBits 1024 after; its worst path is "
-        "now adders and compares. The montu_inv run at MaxBits 4096 predates that change and "
-        "did not finish routing; both montu_inv runs predate a later refactor of its flag "
-        "update (their rtl_sha256 in synth.json is older). Whole-unit runs at Word 64 do not finish routing within the flow's time "
-        "limit here (placement estimates, ‡).",
+        "In the default build montu_mont does a whole 64×64 multiply-and-add in one cycle: its "
+        "two MAC lanes and its q unit (a 64×64 product on 16 MULT18X18D plus the partial-product "
+        "adders and the 128-bit accumulate, or the carry-less product in LUTs). In nextpnr's "
+        "speed-6 timing model a MULT18X18D alone takes about 4 ns and a 128-bit add between "
+        "registers about 7 ns, so such a cycle cannot reach 100 MHz. montu_wordop chains up to "
+        "three Word-bit adders in one cycle (MLIN: 3a, S, E_i). montu_inv's passes are a "
+        "six-stage pipeline (t, m, the products, the carry-save sums, the funnel shift), but its "
+        "m product and the lanes' products are each still one 64×64 multiply in one cycle, and "
+        "its select/subtract stage runs from the scratch memory through a subtractor, the "
+        "funnel shift and the u ≥ v compare.",
         "",
-        "`Pipelined = 1` takes the multiply out of that cycle: each lane becomes operands, "
-        "16×16 products on MULT18X18D, row sums and an accumulate stage that keeps a row's carry "
-        "recurrence inside the lane (one word per cycle still), and the q unit three stages. "
-        "montu_mont alone then routes at 100 MHz or more (next section), for more cycles on "
-        "short operands. The whole unit stays limited by montu_inv and montu_wordop, whose "
-        "word loops are still single-cycle.",
+        "`Pipelined = 1` (next section) takes the multiply out of montu_mont's cycle and gives "
+        "montu_wordop a register after each of its four stages; montu_inv is the same in both "
+        "builds and then limits the whole unit. Whole-unit runs at Word 64 do not finish routing "
+        "within the flow's time limit here (placement estimates, ‡); the Word 32 runs in the "
+        "table above are routed.",
         "",
     ]
     return "\n".join(out)
@@ -660,7 +685,7 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         headline_section(unit, rsa, synth, ecc),
         targets_section(synth),
         synth_section(synth, rtl_now),
-        fmax_section(synth),
+        fmax_section(synth, rtl_now),
         cycles_section(unit, img, img_rel),
         time_section(unit, synth),
         *([pipelined_section(results["unit_pipelined"], synth, results.get("ecc"), results.get("ecc_pipelined"))]
