@@ -44,6 +44,21 @@
 // it reads are written (word 0 at c = 6, word W-1 and ext at c = W+5), so passes follow each other
 // every P = max(W, 6) cycles (the memories are write-first for the W < 7 overlap).
 //
+// Pipelined = 1 (the high-clock build) keeps the passes and their results and moves every
+// multiplier and wide adder into stages of their own:
+//   S1 takes two cycles: S1a (c = j+1) selects and subtracts, S1b (c = j+2) does the rest of S1
+//   (t, the u/v result and its flags, complete at c = W+1);
+//   m is montu_qunit_pipe's low product (3 stages) of word 0, ready at c = 5;
+//   the lanes are two montu_mac_pipe (products on MULT18X18D, row sums, an accumulate stage that
+//   keeps the word carry recurrence inside the lane): word j enters at c = j+5, leaves at
+//   c = j+9 (L3 writes word j-1 of a', b'); lane 2 in GF(p) adds m·(2^L - x) instead of
+//   subtracting m·x and takes m off the extension sum, which the tail (c = W+10) uses.
+// So a' word j is written at c = j+10, word W-1 at c = W+10: P = max(W + 1, 11); a fix pass's D
+// flags come at c = W+12: fix passes take W + 11; kill to the next pass's word 0 is 9 cycles and
+// a failed inversion's done_o waits for the last tail (3 + 6 cycles after the kill). The cycle
+// counts below become: gcd != 1: max(W, Word) + 11 + passes·P, success: max(W, Word) + W + 13 +
+// passes·P + fixes·(W + 11).
+//
 // Coefficient growth bound: over 49,570 random runs of an instrumented copy of run_inversion
 // (Word = 8/32/64, W = 1..32, odd, even and RSA-style moduli, y even, extreme/short operands,
 // plus 300 runs per size/kind for Word = 32/64, W = 1..32) the largest |A|, |B|, |C|, |D| and
@@ -68,8 +83,9 @@
 //                W + 1 with done_o.)
 //   no_inverse_o with done_o: there is no inverse (no result stream was sent).
 module montu_inv #(
-  parameter  int unsigned Word     = 64,
-  parameter  int unsigned MaxWords = 64,
+  parameter  int unsigned Word      = 64,
+  parameter  int unsigned MaxWords  = 64,
+  parameter  bit          Pipelined = 1'b0,   // the high-clock build (see "Pipelined = 1" above)
   localparam int unsigned Cw       = $clog2(MaxWords + 1),
   localparam int unsigned ClrW     = (MaxWords > 1) ? $clog2(MaxWords) : 1
 ) (
@@ -92,7 +108,16 @@ module montu_inv #(
 );
   localparam int unsigned Aw      = (MaxWords > 1) ? $clog2(MaxWords) : 1;
   localparam int unsigned Tw      = $clog2(Word);           // t <= Word - 1
-  localparam int unsigned Pw      = $clog2(MaxWords + 7);   // pass period counter, <= W + 5
+  localparam int unsigned Pw      = $clog2(MaxWords + (Pipelined ? 12 : 7));   // period counter
+  // Pass timing (see the header): the shortest reduction period and how much longer than W a
+  // reduction pass must be, the fix-pass period W + FixExtra, the cycles from the kill decision
+  // of the pass after the last reduction pass to the next pass's word 0, and the drain after a
+  // failed inversion (done_o comes with the last pass's last write).
+  localparam int unsigned PeriodMin   = Pipelined ? 11 : 6;
+  localparam int unsigned PeriodExtra = Pipelined ? 1 : 0;
+  localparam int unsigned FixExtra    = Pipelined ? 11 : 6;
+  localparam int unsigned KillLead    = Pipelined ? 8 : 4;
+  localparam int unsigned DrainCycles = Pipelined ? 6 : 2;
   localparam int unsigned ExtBits = 8;                      // see the growth bound above
   localparam int unsigned Cy      = Word + 2;               // signed carry between words
   localparam int unsigned Sw      = 2 * Word + 2;           // signed word sum a + m·z + carry
@@ -237,20 +262,17 @@ module montu_inv #(
   logic              w1l_d, w1l_q;             // W = 1: w' word 0 and its flags one cycle late
   logic [ExtBits:0]  pe_d, pe_q, qe_d, qe_q;   // extension of a, b (one bit wider: a difference)
 
-  // The lanes, one stage per cycle; cK is the control of the word entering stage K.
-  //   M  (c2): m at word 0          L1 (c3): products m·y_j, m·x_j
-  //   L2 (c4): sums with the carry  L3 (c5): funnel shift, write word j-1   tail (c6): word W-1
-  ctl_t              c2_d, c2_q, c3_d, c3_q, c4_d, c4_q, c5_d, c5_q, c6_d, c6_q;
-  logic [Word-1:0]   m_d, m_q;                 // multiplier of the pass in L1, m < 2^t (fix: 1)
-  logic [Word-1:0]   p2_d, p2_q, q2_d, q2_q, y2_d, y2_q, x2_d, x2_q;
-  logic [Word-1:0]   p3_d, p3_q, q3_d, q3_q, y3_d, y3_q, x3_d, x3_q;
-  logic [Word-1:0]   p4_d, p4_q, q4_d, q4_q, x4_d, x4_q, x5_d, x5_q, x6_d, x6_q;
-  logic [2*Word-1:0] pr1_d, pr1_q, pr2_d, pr2_q;   // m·y_j, m·x_j
-  logic [Word-1:0]   lo1_d, lo1_q, lo2_d, lo2_q;   // word j of the sums (L3)
-  logic [Word-1:0]   lp1_d, lp1_q, lp2_d, lp2_q;   // word j-1 of the sums (L3, tail)
-  logic [Cy-1:0]     cy1_d, cy1_q, cy2_d, cy2_q;
-  logic [Ew-1:0]     e1_d, e1_q, e2_d, e2_q;       // extension sums (tail)
-  logic [1:0]        drain_d, drain_q;             // gcd != 1: cycles until the lanes are idle
+  // The words a pass hands to the lanes (from S1b), and what the lanes hand back to the memory
+  // writes: word j-1 of a', b' in L3 (l3_ctl: the control of word j), word W-1 and the new
+  // extensions in the tail (tail_ctl), and the x word of the D word being written (S4).
+  ctl_t              ln_ctl;
+  logic [Word-1:0]   ln_p, ln_q, ln_y, ln_x;
+  ctl_t              l3_ctl, tail_ctl;
+  logic              unused_ctl;      // the writes need only some of the two controls' fields
+  logic              l3_write, tail;
+  logic [Word-1:0]   r3_lane1, r3_lane2, rt_lane1, rt_lane2, x_wr;
+  logic [ExtBits-1:0] e_sh1, e_sh2;   // the new extensions
+  logic [2:0]        drain_d, drain_q;             // gcd != 1: cycles until the lanes are idle
 
   // S4: the D >= x / deg D >= deg x compare of a written D word.
   logic              dc_valid_d, dc_valid_q, dc_first_d, dc_first_q, dc_last_d, dc_last_q;
@@ -290,21 +312,34 @@ module montu_inv #(
   logic [ExtBits-1:0] pe_f, pe_s, qe_f, qe_s;
   logic [Word:0]   w_sub, p_sub, q_sub;
   logic [Tw-1:0]   t_new;
+  pass_t           p1b;           // the pass of the word in S1b (t set)
+  logic            v1b;           // S1b holds a word of a live pass
+
+  // S1a -> S1b: the words after the subtract.
+  typedef struct packed {
+    logic            valid, live, first, last;
+    logic [Aw-1:0]   j;
+    pass_t           pass;        // t is set in S1b
+    logic [Word-1:0] w, ws, p, q, y, x;   // w (this side or the difference), the other side's
+  } s1b_t;                                 // u/v word, a, b, y_j, x_j
+  s1b_t            s1b_d, s1b_q;
   logic [Word-1:0] r_prev, r_last, r_w1;
   cmp_t            cmp_a, cmp_b, cmp_w1;
   cmp_t            flag_cmp;         // the compare the next pass's u/v flags come from
   logic            flag_side;
 
   assign w_last     = Aw'(words_q - Cw'(1));
-  assign period_red = (Pw'(words_q) < Pw'(6)) ? Pw'(6) : Pw'(words_q);
-  assign period_fix = Pw'(words_q) + Pw'(6);
+  assign period_red = (Pw'(words_q) + Pw'(PeriodExtra) < Pw'(PeriodMin)) ? Pw'(PeriodMin)
+                                                                         : Pw'(words_q) + Pw'(PeriodExtra);
+  assign period_fix = Pw'(words_q) + Pw'(FixExtra);
   assign s1_first   = (s1_j_q == '0);
   assign s1_last    = (s1_j_q == w_last);
   assign raddr      = s0_cnt_q[Aw-1:0];
   assign s0_issue   = s0_on_q && (s0_cnt_q < Pw'(words_q));
 
   // ---------------------------------------------------------------------------------------------
-  // S1: pass decision at word 0, operand select and subtract, t and m, the u/v result and flags.
+  // S1 (S1a): pass decision at word 0, operand select and subtract (S1b below: t, the u/v result
+  // and its flags).
   // ---------------------------------------------------------------------------------------------
   always_comb begin
     dec       = '0;
@@ -389,20 +424,47 @@ module montu_inv #(
       qe_d = qe_q;
     end
 
-    // t = min(tz(w), Word-1), registered with the pass (m follows in stage M).
-    t_new = one_bit_q ? Tw'(1) : trailing_zeros(w_cur);
-    if (s1_first && (dec.kind == KindRed)) p1.t = t_new;
-    v1   = s1_valid_q && (p1.kind != KindNone);
-    pc_d = (s1_valid_q && s1_first) ? p1 : pc_q;
+    v1 = s1_valid_q && (p1.kind != KindNone);
+
+    s1b_d = '{valid: s1_valid_q, live: v1, first: s1_first, last: s1_last, j: s1_j_q, pass: p1,
+              w: w_cur, ws: w_s, p: p_cur, q: q_cur, y: rdata[MemY], x: rdata[MemX]};
+  end
+
+  // S1b, the second half of S1 (its own cycle when Pipelined, else the same one): t at word 0,
+  // the u/v result and its flags.
+  if (Pipelined) begin : g_s1b_reg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) s1b_q <= '0;
+      else         s1b_q <= s1b_d;
+    end
+  end else begin : g_s1b_wire
+    assign s1b_q = s1b_d;
+  end
+
+  always_comb begin
+    // t = min(tz(w), Word-1), registered with the pass (m follows in stage M); words j >= 1
+    // carry the registered t.
+    t_new = one_bit_q ? Tw'(1) : trailing_zeros(s1b_q.w);
+    p1b   = s1b_q.pass;
+    if (!s1b_q.first)                        p1b.t = pc_q.t;
+    else if (s1b_q.pass.kind == KindRed)     p1b.t = t_new;
+    v1b   = s1b_q.live;
+    // The pass register takes kind, side, diff and sub2 in S1a and t in S1b.
+    pc_d = pc_q;
+    if (s1_valid_q && s1_first) begin
+      pc_d   = p1;
+      pc_d.t = pc_q.t;
+    end
+    if (s1b_q.valid && s1b_q.first) pc_d.t = p1b.t;
 
     // New u/v words: w' word j-1 = {w_j, w_{j-1}} >> t, and at the last word w' word W-1 = w >> t.
     // Both shift by the registered t (j >= 1); with W = 1, word 0 is shifted one cycle later (r_w1).
-    r_prev = Word'({w_cur, w1_q} >> pc_q.t);
-    r_last = w_cur >> pc_q.t;
+    r_prev = Word'({s1b_q.w, w1_q} >> pc_q.t);
+    r_last = s1b_q.w >> pc_q.t;
     r_w1   = w1_q >> pc_q.t;
-    cmp_a  = s1_first ? cmp_t'{ge: 1'b1, default: 1'b0} : cmp_q;
-    if (!s1_first) cmp_a = absorb(cmp_a, r_prev, o1_q, p1.side, (s1_j_q == Aw'(1)));
-    cmp_b  = s1_last ? absorb(cmp_a, r_last, w_s, p1.side, 1'b0) : cmp_a;
+    cmp_a  = s1b_q.first ? cmp_t'{ge: 1'b1, default: 1'b0} : cmp_q;
+    if (!s1b_q.first) cmp_a = absorb(cmp_a, r_prev, o1_q, p1b.side, (s1b_q.j == Aw'(1)));
+    cmp_b  = s1b_q.last ? absorb(cmp_a, r_last, s1b_q.ws, p1b.side, 1'b0) : cmp_a;
     cmp_w1 = absorb(cmp_t'{ge: 1'b1, default: 1'b0}, r_w1, o1_q, pc_q.side, 1'b1);
   end
 
@@ -411,120 +473,324 @@ module montu_inv #(
   assign res_word_o  = rdata[MemD];
 
   always_comb begin
-    w1_d = w_cur;
-    o1_d = w_s;
+    w1_d = s1b_q.w;
+    o1_d = s1b_q.ws;
     bw_d = w_sub[Word];
     bp_d = p_sub[Word];
     bq_d = q_sub[Word];
     cmp_d = cmp_b;
-    wl_valid_d = v1 && (p1.kind == KindRed) && s1_last && !s1_first;
-    w1l_d      = v1 && (p1.kind == KindRed) && s1_last && s1_first;
-    wl_side_d  = p1.side;
-    wl_j_d     = s1_j_q;
+    wl_valid_d = v1b && (p1b.kind == KindRed) && s1b_q.last && !s1b_q.first;
+    w1l_d      = v1b && (p1b.kind == KindRed) && s1b_q.last && s1b_q.first;
+    wl_side_d  = p1b.side;
+    wl_j_d     = s1b_q.j;
     wl_data_d  = r_last;
-    // To S2: only reduction and fix passes use the lanes.
-    c2_d.valid = v1 && ((p1.kind == KindRed) || (p1.kind == KindFix));
-    c2_d.last  = s1_last;
-    c2_d.j     = s1_j_q;
-    c2_d.pass  = p1;
-    p2_d = p_cur;
-    q2_d = q_cur;
-    y2_d = rdata[MemY];
-    x2_d = rdata[MemX];
+    // To the lanes: only reduction and fix passes use them.
+    ln_ctl.valid = v1b && ((p1b.kind == KindRed) || (p1b.kind == KindFix));
+    ln_ctl.last  = s1b_q.last;
+    ln_ctl.j     = s1b_q.j;
+    ln_ctl.pass  = p1b;
+    ln_p = s1b_q.p;
+    ln_q = s1b_q.q;
+    ln_y = s1b_q.y;
+    ln_x = s1b_q.x;
   end
 
   // ---------------------------------------------------------------------------------------------
   // The lanes. Lane 1: a + m·y + carry; lane 2: b -/+ m·x + carry (GF(2^m): XOR, carry-less, the
   // "carry" is the high half of the previous product). One multiplier or one wide adder per stage.
   // ---------------------------------------------------------------------------------------------
-  logic [Sw-1:0]     s_lane1, s_lane2, a_lane1, a_lane2, b_lane1, b_lane2, k_lane1, k_lane2;
-  logic [Sw-2:0]     mj_lane1, mj_lane2;   // carry-save: majority of the three addends
-  logic [Cy-1:0]     cin1, cin2;
-  logic [Word-1:0]   m_op, m_full, mask_t;
-  logic [Word-1:0]   r3_lane1, r3_lane2;
-  logic              l2_first, l3_write, tail;
-  logic [ExtBits-1:0] e_sh1, e_sh2;   // the new extensions
-  logic [Word-1:0]   rt_lane1, rt_lane2;
+  if (!Pipelined) begin : g_lanes
+    // One stage per cycle; cK is the control of the word entering stage K.
+    //   M  (c2): m at word 0          L1 (c3): products m·y_j, m·x_j
+    //   L2 (c4): sums with the carry  L3 (c5): funnel shift, write word j-1   tail (c6): word W-1
+    ctl_t              c2_q, c3_d, c3_q, c4_d, c4_q, c5_d, c5_q, c6_d, c6_q;
+    logic [Word-1:0]   m_d, m_q;                 // multiplier of the pass in L1, m < 2^t (fix: 1)
+    logic [Word-1:0]   p2_q, q2_q, y2_q, x2_q;
+    logic [Word-1:0]   p3_d, p3_q, q3_d, q3_q, y3_d, y3_q, x3_d, x3_q;
+    logic [Word-1:0]   p4_d, p4_q, q4_d, q4_q, x4_d, x4_q, x5_d, x5_q, x6_d, x6_q;
+    logic [2*Word-1:0] pr1_d, pr1_q, pr2_d, pr2_q;   // m·y_j, m·x_j
+    logic [Word-1:0]   lo1_d, lo1_q, lo2_d, lo2_q;   // word j of the sums (L3)
+    logic [Word-1:0]   lp1_d, lp1_q, lp2_d, lp2_q;   // word j-1 of the sums (L3, tail)
+    logic [Cy-1:0]     cy1_d, cy1_q, cy2_d, cy2_q;
+    logic [Ew-1:0]     e1_d, e1_q, e2_d, e2_q;       // extension sums (tail)
 
-  assign l2_first = (c4_q.j == '0);
-  assign l3_write = c5_q.valid && (c5_q.j != '0);
-  assign tail     = c6_q.valid && c6_q.last;
+    logic [Sw-1:0]     s_lane1, s_lane2, a_lane1, a_lane2, b_lane1, b_lane2, k_lane1, k_lane2;
+    logic [Sw-2:0]     mj_lane1, mj_lane2;   // carry-save: majority of the three addends
+    logic [Cy-1:0]     cin1, cin2;
+    logic [Word-1:0]   m_op, m_full, mask_t;
+    logic              l2_first;
 
-  always_comb begin
-    // M: at word 0, m = (a·(-yinv)) mod 2^t (y odd) or (b·xinv) mod 2^t (y even); fix: m = 1.
-    m_op   = y_odd_q ? p2_q : q2_q;
-    m_full = gf_q ? clmul(m_op, minv_q)[Word-1:0] : Word'(m_op * minv_q);
-    mask_t = (Word'(1) << c2_q.pass.t) - Word'(1);
-    m_d    = m_q;
-    if (c2_q.valid && (c2_q.j == '0)) begin
-      m_d = (c2_q.pass.kind == KindFix) ? Word'(1) : (m_full & mask_t);
+    assign l2_first = (c4_q.j == '0);
+    assign l3_write = c5_q.valid && (c5_q.j != '0);
+    assign tail     = c6_q.valid && c6_q.last;
+
+    always_comb begin
+      // M: at word 0, m = (a·(-yinv)) mod 2^t (y odd) or (b·xinv) mod 2^t (y even); fix: m = 1.
+      m_op   = y_odd_q ? p2_q : q2_q;
+      m_full = gf_q ? clmul(m_op, minv_q)[Word-1:0] : Word'(m_op * minv_q);
+      mask_t = (Word'(1) << c2_q.pass.t) - Word'(1);
+      m_d    = m_q;
+      if (c2_q.valid && (c2_q.j == '0)) begin
+        m_d = (c2_q.pass.kind == KindFix) ? Word'(1) : (m_full & mask_t);
+      end
+      c3_d = c2_q;
+      p3_d = p2_q;
+      q3_d = q2_q;
+      y3_d = y2_q;
+      x3_d = x2_q;
+
+      // L1: the products.
+      c4_d  = c3_q;
+      pr1_d = gf_q ? clmul(m_q, y3_q) : {{Word{1'b0}}, m_q} * {{Word{1'b0}}, y3_q};
+      pr2_d = gf_q ? clmul(m_q, x3_q) : {{Word{1'b0}}, m_q} * {{Word{1'b0}}, x3_q};
+      p4_d  = p3_q;
+      q4_d  = q3_q;
+      x4_d  = x3_q;
+
+      // L2: {carry, lo} = a + m·y + carry; lane 2 subtracts as b + ~(m·x) + 1 (the +1 enters as
+      // bit 0 of the shifted carry vector). One carry-save level, then one Sw-bit adder.
+      cin1 = l2_first ? '0 : cy1_q;
+      cin2 = l2_first ? '0 : cy2_q;
+      a_lane1 = {{(Word + 2){1'b0}}, p4_q};
+      b_lane1 = {{Word{cin1[Cy-1]}}, cin1};
+      k_lane1 = {2'b00, pr1_q};
+      a_lane2 = {{(Word + 2){1'b0}}, q4_q};
+      b_lane2 = {{Word{cin2[Cy-1]}}, cin2};
+      k_lane2 = c4_q.pass.sub2 ? ~{2'b00, pr2_q} : {2'b00, pr2_q};
+      mj_lane1 = (Sw - 1)'((a_lane1 & b_lane1) | (a_lane1 & k_lane1) | (b_lane1 & k_lane1));
+      mj_lane2 = (Sw - 1)'((a_lane2 & b_lane2) | (a_lane2 & k_lane2) | (b_lane2 & k_lane2));
+      if (gf_q) begin
+        s_lane1 = {2'b00, pr1_q} ^ {{(Word + 2){1'b0}}, p4_q ^ cin1[Word-1:0]};
+        s_lane2 = {2'b00, pr2_q} ^ {{(Word + 2){1'b0}}, q4_q ^ cin2[Word-1:0]};
+      end else begin
+        s_lane1 = (a_lane1 ^ b_lane1 ^ k_lane1) + {mj_lane1, 1'b0};
+        s_lane2 = (a_lane2 ^ b_lane2 ^ k_lane2) + {mj_lane2, c4_q.pass.sub2};
+      end
+      lo1_d = c4_q.valid ? s_lane1[Word-1:0] : lo1_q;
+      lo2_d = c4_q.valid ? s_lane2[Word-1:0] : lo2_q;
+      cy1_d = c4_q.valid ? s_lane1[Sw-1:Word] : cy1_q;
+      cy2_d = c4_q.valid ? s_lane2[Sw-1:Word] : cy2_q;
+      x5_d  = x4_q;
+      c5_d  = c4_q;
+
+      // L3: word j-1 of a', b' = {lo_j, lo_{j-1}} >> t; at the last word, the extension sums
+      // e = ext + carry out of word W-1 for the tail.
+      r3_lane1 = Word'({lo1_q, lp1_q} >> c5_q.pass.t);
+      r3_lane2 = Word'({lo2_q, lp2_q} >> c5_q.pass.t);
+      lp1_d = c5_q.valid ? lo1_q : lp1_q;
+      lp2_d = c5_q.valid ? lo2_q : lp2_q;
+      x6_d  = c5_q.valid ? x5_q : x6_q;
+      c6_d  = c5_q;
+      if (gf_q) begin
+        e1_d = {{(Ew - ExtBits - 1){1'b0}}, pe_q} ^ {1'b0, cy1_q};
+        e2_d = {{(Ew - ExtBits - 1){1'b0}}, qe_q} ^ {1'b0, cy2_q};
+      end else begin
+        e1_d = {{(Ew - ExtBits - 1){pe_q[ExtBits]}}, pe_q} + {cy1_q[Cy-1], cy1_q};
+        e2_d = {{(Ew - ExtBits - 1){qe_q[ExtBits]}}, qe_q} + {cy2_q[Cy-1], cy2_q};
+      end
+      if (!(c5_q.valid && c5_q.last)) begin
+        e1_d = e1_q;
+        e2_d = e2_q;
+      end
+
+      // Tail: word W-1 = {e, lo_{W-1}} >> t, ext' = e >> t (arithmetic).
+      rt_lane1 = Word'({e1_q[Word-1:0], lp1_q} >> c6_q.pass.t);
+      rt_lane2 = Word'({e2_q[Word-1:0], lp2_q} >> c6_q.pass.t);
+      e_sh1    = ExtBits'($signed(e1_q) >>> c6_q.pass.t);
+      e_sh2    = ExtBits'($signed(e2_q) >>> c6_q.pass.t);
     end
-    c3_d = c2_q;
-    p3_d = p2_q;
-    q3_d = q2_q;
-    y3_d = y2_q;
-    x3_d = x2_q;
 
-    // L1: the products.
-    c4_d  = c3_q;
-    pr1_d = gf_q ? clmul(m_q, y3_q) : {{Word{1'b0}}, m_q} * {{Word{1'b0}}, y3_q};
-    pr2_d = gf_q ? clmul(m_q, x3_q) : {{Word{1'b0}}, m_q} * {{Word{1'b0}}, x3_q};
-    p4_d  = p3_q;
-    q4_d  = q3_q;
-    x4_d  = x3_q;
-
-    // L2: {carry, lo} = a + m·y + carry; lane 2 subtracts as b + ~(m·x) + 1 (the +1 enters as
-    // bit 0 of the shifted carry vector). One carry-save level, then one Sw-bit adder.
-    cin1 = l2_first ? '0 : cy1_q;
-    cin2 = l2_first ? '0 : cy2_q;
-    a_lane1 = {{(Word + 2){1'b0}}, p4_q};
-    b_lane1 = {{Word{cin1[Cy-1]}}, cin1};
-    k_lane1 = {2'b00, pr1_q};
-    a_lane2 = {{(Word + 2){1'b0}}, q4_q};
-    b_lane2 = {{Word{cin2[Cy-1]}}, cin2};
-    k_lane2 = c4_q.pass.sub2 ? ~{2'b00, pr2_q} : {2'b00, pr2_q};
-    mj_lane1 = (Sw - 1)'((a_lane1 & b_lane1) | (a_lane1 & k_lane1) | (b_lane1 & k_lane1));
-    mj_lane2 = (Sw - 1)'((a_lane2 & b_lane2) | (a_lane2 & k_lane2) | (b_lane2 & k_lane2));
-    if (gf_q) begin
-      s_lane1 = {2'b00, pr1_q} ^ {{(Word + 2){1'b0}}, p4_q ^ cin1[Word-1:0]};
-      s_lane2 = {2'b00, pr2_q} ^ {{(Word + 2){1'b0}}, q4_q ^ cin2[Word-1:0]};
-    end else begin
-      s_lane1 = (a_lane1 ^ b_lane1 ^ k_lane1) + {mj_lane1, 1'b0};
-      s_lane2 = (a_lane2 ^ b_lane2 ^ k_lane2) + {mj_lane2, c4_q.pass.sub2};
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        c2_q <= '0;
+        c3_q <= '0;
+        c4_q <= '0;
+        c5_q <= '0;
+        c6_q <= '0;
+        m_q <= '0;
+        p2_q <= '0;
+        q2_q <= '0;
+        y2_q <= '0;
+        x2_q <= '0;
+        p3_q <= '0;
+        q3_q <= '0;
+        y3_q <= '0;
+        x3_q <= '0;
+        p4_q <= '0;
+        q4_q <= '0;
+        x4_q <= '0;
+        x5_q <= '0;
+        x6_q <= '0;
+        pr1_q <= '0;
+        pr2_q <= '0;
+        lo1_q <= '0;
+        lo2_q <= '0;
+        lp1_q <= '0;
+        lp2_q <= '0;
+        cy1_q <= '0;
+        cy2_q <= '0;
+        e1_q <= '0;
+        e2_q <= '0;
+      end else begin
+        c2_q <= ln_ctl;
+        c3_q <= c3_d;
+        c4_q <= c4_d;
+        c5_q <= c5_d;
+        c6_q <= c6_d;
+        m_q <= m_d;
+        p2_q <= ln_p;
+        q2_q <= ln_q;
+        y2_q <= ln_y;
+        x2_q <= ln_x;
+        p3_q <= p3_d;
+        q3_q <= q3_d;
+        y3_q <= y3_d;
+        x3_q <= x3_d;
+        p4_q <= p4_d;
+        q4_q <= q4_d;
+        x4_q <= x4_d;
+        x5_q <= x5_d;
+        x6_q <= x6_d;
+        pr1_q <= pr1_d;
+        pr2_q <= pr2_d;
+        lo1_q <= lo1_d;
+        lo2_q <= lo2_d;
+        lp1_q <= lp1_d;
+        lp2_q <= lp2_d;
+        cy1_q <= cy1_d;
+        cy2_q <= cy2_d;
+        e1_q <= e1_d;
+        e2_q <= e2_d;
+      end
     end
-    lo1_d = c4_q.valid ? s_lane1[Word-1:0] : lo1_q;
-    lo2_d = c4_q.valid ? s_lane2[Word-1:0] : lo2_q;
-    cy1_d = c4_q.valid ? s_lane1[Sw-1:Word] : cy1_q;
-    cy2_d = c4_q.valid ? s_lane2[Sw-1:Word] : cy2_q;
-    x5_d  = x4_q;
-    c5_d  = c4_q;
 
-    // L3: word j-1 of a', b' = {lo_j, lo_{j-1}} >> t; at the last word, the extension sums
-    // e = ext + carry out of word W-1 for the tail.
-    r3_lane1 = Word'({lo1_q, lp1_q} >> c5_q.pass.t);
-    r3_lane2 = Word'({lo2_q, lp2_q} >> c5_q.pass.t);
-    lp1_d = c5_q.valid ? lo1_q : lp1_q;
-    lp2_d = c5_q.valid ? lo2_q : lp2_q;
-    x6_d  = c5_q.valid ? x5_q : x6_q;
-    c6_d  = c5_q;
-    if (gf_q) begin
-      e1_d = {{(Ew - ExtBits - 1){1'b0}}, pe_q} ^ {1'b0, cy1_q};
-      e2_d = {{(Ew - ExtBits - 1){1'b0}}, qe_q} ^ {1'b0, cy2_q};
-    end else begin
-      e1_d = {{(Ew - ExtBits - 1){pe_q[ExtBits]}}, pe_q} + {cy1_q[Cy-1], cy1_q};
-      e2_d = {{(Ew - ExtBits - 1){qe_q[ExtBits]}}, qe_q} + {cy2_q[Cy-1], cy2_q};
+    assign l3_ctl   = c5_q;
+    assign tail_ctl = c6_q;
+    assign x_wr     = x6_q;
+  end else begin : g_lanes_pipe
+    // The pipelined lanes (Pipelined = 1). A word leaves S1b in cycle j+2 (relative to the
+    // pass's word 0 address) and reaches the lanes three cycles later, when m is ready:
+    //   j+2  m: the pipelined low product (montu_qunit_pipe) of word 0, 3 stages
+    //   j+3  -x_j = ~x_j + carry (GF(p) lane 2 subtracts by adding m·(2^L - x); the missing
+    //        -m·2^L goes into the extension sum)
+    //   j+5  lane input: montu_mac_pipe computes a_j + m·y_j and b_j + m·x'_j with the word
+    //        carry recurrence inside the lane (x' = 2^L - x or x)
+    //   j+9  L3: u_j, funnel shift, write word j-1
+    //   j+10 the lanes' carry word at the last word: extension sums e = ext + carry (- m)
+    //   W+10 tail: word W-1 and the new extensions
+    localparam int unsigned InDelay = 3;   // S1b -> lane input
+    localparam int unsigned MacLat  = 4;   // lane input -> u
+
+    ctl_t              ctl_q [InDelay + MacLat + 2];   // [k]: the control k+1 cycles after S1b
+    logic [Word-1:0]   p_q [InDelay], q_q [InDelay], y_q [InDelay];
+    logic [Word-1:0]   x_q [InDelay + MacLat];         // x_j, for lane 2 and the D compare
+    logic [Word-1:0]   nx_q;                           // 2^L - x, word j (at ctl_q[2])
+    logic              nxc_q;                          // its carry
+    logic [Word:0]     nx_sum;
+    logic [Word-1:0]   qprod, mask_t, m0, m_q, m_cur, xl;
+    logic [Ew-1:0]     e1_pre_q, e2_pre_q;   // ext (lane 2 in GF(p) subtracting: ext - m)
+    logic [Word-1:0]   u1, u2, ca1, ca2, lp1_q, lp2_q, xw_q;
+    logic [Ew-1:0]     e1_d, e1_q, e2_d, e2_q;
+    ctl_t              ctl_in, ctl_ca;
+
+    assign ctl_in   = ctl_q[InDelay - 1];
+    assign l3_ctl   = ctl_q[InDelay + MacLat - 1];
+    assign ctl_ca   = ctl_q[InDelay + MacLat];
+    assign tail_ctl = ctl_q[InDelay + MacLat + 1];
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int k = 0; k < InDelay + MacLat + 2; k++) ctl_q[k] <= '0;
+      end else begin
+        ctl_q[0] <= ln_ctl;
+        for (int k = 1; k < InDelay + MacLat + 2; k++) ctl_q[k] <= ctl_q[k-1];
+      end
     end
-    if (!(c5_q.valid && c5_q.last)) begin
+
+    montu_qunit_pipe #(.Word(Word)) u_m (
+      .clk_i,
+      .gf2m_i(gf_q),
+      .u_i   (y_odd_q ? ln_p : ln_q),
+      .w_i   (minv_q),
+      .t_o   (qprod)
+    );
+
+    always_comb begin
+      nx_sum = {1'b0, ~x_q[1]} + {{Word{1'b0}}, (ctl_q[1].j == '0) ? 1'b1 : nxc_q};
+      // lane input: m at word 0 from the product (fix passes: 1), held for the other words
+      mask_t = (Word'(1) << ctl_in.pass.t) - Word'(1);
+      m0     = (ctl_in.pass.kind == KindFix) ? Word'(1) : (qprod & mask_t);
+      m_cur  = (ctl_in.j == '0) ? m0 : m_q;
+      xl     = (ctl_in.pass.sub2 && !gf_q) ? nx_q : x_q[InDelay - 1];
+    end
+
+    always_ff @(posedge clk_i) begin
+      p_q[0] <= ln_p;
+      q_q[0] <= ln_q;
+      y_q[0] <= ln_y;
+      x_q[0] <= ln_x;
+      for (int k = 1; k < InDelay; k++) begin
+        p_q[k] <= p_q[k-1];
+        q_q[k] <= q_q[k-1];
+        y_q[k] <= y_q[k-1];
+      end
+      for (int k = 1; k < InDelay + MacLat; k++) x_q[k] <= x_q[k-1];
+      // -x is needed at the lane input: word j of 2^L - x is ready one cycle after x_j
+      if (ctl_q[1].valid) begin
+        nxc_q <= nx_sum[Word];
+      end
+      nx_q <= nx_sum[Word-1:0];
+      if (ctl_in.valid && (ctl_in.j == '0)) m_q <= m0;
+      if (ctl_in.valid && ctl_in.last) begin
+        e1_pre_q <= {{(Ew - ExtBits - 1){pe_q[ExtBits] & !gf_q}}, pe_q};
+        e2_pre_q <= {{(Ew - ExtBits - 1){qe_q[ExtBits] & !gf_q}}, qe_q}
+                  - ((ctl_in.pass.sub2 && !gf_q) ? Ew'(m_cur) : Ew'(0));
+      end
+    end
+
+    montu_mac_pipe #(.Word(Word)) u_lane1 (
+      .clk_i, .gf2m_i(gf_q), .first_i(ctl_in.j == '0),
+      .a_i(m_cur), .b_i(y_q[InDelay - 1]), .c_i(p_q[InDelay - 1]), .u_o(u1), .ca_o(ca1)
+    );
+    montu_mac_pipe #(.Word(Word)) u_lane2 (
+      .clk_i, .gf2m_i(gf_q), .first_i(ctl_in.j == '0),
+      .a_i(m_cur), .b_i(xl), .c_i(q_q[InDelay - 1]), .u_o(u2), .ca_o(ca2)
+    );
+
+    // L3: word j-1 of a', b' = {u_j, u_{j-1}} >> t; at the last word's carry, e = ext + carry
+    // (lane 2 in GF(p) when it subtracts: - m, see above); tail: word W-1 = {e, u_{W-1}} >> t.
+    assign l3_write = l3_ctl.valid && (l3_ctl.j != '0);
+    assign tail     = tail_ctl.valid && tail_ctl.last;
+    always_comb begin
+      r3_lane1 = Word'({u1, lp1_q} >> l3_ctl.pass.t);
+      r3_lane2 = Word'({u2, lp2_q} >> l3_ctl.pass.t);
       e1_d = e1_q;
       e2_d = e2_q;
+      if (ctl_ca.valid && ctl_ca.last) begin
+        e1_d = gf_q ? (e1_pre_q ^ Ew'(ca1)) : (e1_pre_q + Ew'(ca1));
+        e2_d = gf_q ? (e2_pre_q ^ Ew'(ca2)) : (e2_pre_q + Ew'(ca2));
+      end
+      rt_lane1 = Word'({e1_q[Word-1:0], lp1_q} >> tail_ctl.pass.t);
+      rt_lane2 = Word'({e2_q[Word-1:0], lp2_q} >> tail_ctl.pass.t);
+      e_sh1    = ExtBits'($signed(e1_q) >>> tail_ctl.pass.t);
+      e_sh2    = ExtBits'($signed(e2_q) >>> tail_ctl.pass.t);
     end
 
-    // Tail: word W-1 = {e, lo_{W-1}} >> t, ext' = e >> t (arithmetic).
-    rt_lane1 = Word'({e1_q[Word-1:0], lp1_q} >> c6_q.pass.t);
-    rt_lane2 = Word'({e2_q[Word-1:0], lp2_q} >> c6_q.pass.t);
-    e_sh1    = ExtBits'($signed(e1_q) >>> c6_q.pass.t);
-    e_sh2    = ExtBits'($signed(e2_q) >>> c6_q.pass.t);
+    always_ff @(posedge clk_i) begin
+      if (l3_ctl.valid) begin
+        lp1_q <= u1;
+        lp2_q <= u2;
+        xw_q  <= x_q[InDelay + MacLat - 1];
+      end
+      e1_q <= e1_d;
+      e2_q <= e2_d;
+    end
+    assign x_wr = xw_q;
+    logic unused_ca;
+    assign unused_ca = ^{ctl_ca.j, ctl_ca.pass};
   end
+
+  assign unused_ctl = ^{l3_ctl.valid, l3_ctl.last, tail_ctl.valid, tail_ctl.last};
 
   // ---------------------------------------------------------------------------------------------
   // Memory writes: the load, the u/v result (S1 and the late word W-1), the lanes (S2, tail).
@@ -549,7 +815,7 @@ module montu_inv #(
     dc_first_d = 1'b0;
     dc_last_d  = 1'b0;
     dc_word_d  = rt_lane2;
-    dc_x_d     = x6_q;
+    dc_x_d     = x_wr;
     dc_ext_d   = e_sh2;
 
     if (ld_fire) begin
@@ -581,41 +847,41 @@ module montu_inv #(
       waddr[pc_q.side ? MemV : MemU] = '0;
       wdata[pc_q.side ? MemV : MemU] = r_w1;
     end
-    if (v1 && (p1.kind == KindRed) && !s1_first) begin
-      we[p1.side ? MemV : MemU]    = 1'b1;
-      waddr[p1.side ? MemV : MemU] = s1_j_q - Aw'(1);
-      wdata[p1.side ? MemV : MemU] = r_prev;
+    if (v1b && (p1b.kind == KindRed) && !s1b_q.first) begin
+      we[p1b.side ? MemV : MemU]    = 1'b1;
+      waddr[p1b.side ? MemV : MemU] = s1b_q.j - Aw'(1);
+      wdata[p1b.side ? MemV : MemU] = r_prev;
     end
 
     // Lanes: word j-1 from L3, or word W-1 and the extension in the tail.
     if (l3_write) begin
-      if (c5_q.pass.kind == KindRed) begin
-        we[c5_q.pass.side ? MemC : MemA]    = 1'b1;
-        waddr[c5_q.pass.side ? MemC : MemA] = c5_q.j - Aw'(1);
-        wdata[c5_q.pass.side ? MemC : MemA] = r3_lane1;
+      if (l3_ctl.pass.kind == KindRed) begin
+        we[l3_ctl.pass.side ? MemC : MemA]    = 1'b1;
+        waddr[l3_ctl.pass.side ? MemC : MemA] = l3_ctl.j - Aw'(1);
+        wdata[l3_ctl.pass.side ? MemC : MemA] = r3_lane1;
       end
-      we[c5_q.pass.side ? MemD : MemB]    = 1'b1;
-      waddr[c5_q.pass.side ? MemD : MemB] = c5_q.j - Aw'(1);
-      wdata[c5_q.pass.side ? MemD : MemB] = r3_lane2;
-      dc_valid_d = c5_q.pass.side;
-      dc_first_d = (c5_q.j == Aw'(1));
+      we[l3_ctl.pass.side ? MemD : MemB]    = 1'b1;
+      waddr[l3_ctl.pass.side ? MemD : MemB] = l3_ctl.j - Aw'(1);
+      wdata[l3_ctl.pass.side ? MemD : MemB] = r3_lane2;
+      dc_valid_d = l3_ctl.pass.side;
+      dc_first_d = (l3_ctl.j == Aw'(1));
       dc_word_d  = r3_lane2;
     end
     if (tail) begin
-      if (c6_q.pass.kind == KindRed) begin
-        we[c6_q.pass.side ? MemC : MemA]    = 1'b1;
-        waddr[c6_q.pass.side ? MemC : MemA] = c6_q.j;
-        wdata[c6_q.pass.side ? MemC : MemA] = rt_lane1;
-        if (c6_q.pass.side) ext_c_d = e_sh1;
+      if (tail_ctl.pass.kind == KindRed) begin
+        we[tail_ctl.pass.side ? MemC : MemA]    = 1'b1;
+        waddr[tail_ctl.pass.side ? MemC : MemA] = tail_ctl.j;
+        wdata[tail_ctl.pass.side ? MemC : MemA] = rt_lane1;
+        if (tail_ctl.pass.side) ext_c_d = e_sh1;
         else                ext_a_d = e_sh1;
       end
-      we[c6_q.pass.side ? MemD : MemB]    = 1'b1;
-      waddr[c6_q.pass.side ? MemD : MemB] = c6_q.j;
-      wdata[c6_q.pass.side ? MemD : MemB] = rt_lane2;
-      if (c6_q.pass.side) ext_d_d = e_sh2;
+      we[tail_ctl.pass.side ? MemD : MemB]    = 1'b1;
+      waddr[tail_ctl.pass.side ? MemD : MemB] = tail_ctl.j;
+      wdata[tail_ctl.pass.side ? MemD : MemB] = rt_lane2;
+      if (tail_ctl.pass.side) ext_d_d = e_sh2;
       else                ext_b_d = e_sh2;
-      dc_valid_d = c6_q.pass.side;
-      dc_first_d = (c6_q.j == '0);
+      dc_valid_d = tail_ctl.pass.side;
+      dc_first_d = (tail_ctl.j == '0);
       dc_last_d  = 1'b1;
       dc_word_d  = rt_lane2;
     end
@@ -709,8 +975,8 @@ module montu_inv #(
     // u/v flags at the last word of a reduction pass (W >= 2), or one cycle later from the
     // registered word (W = 1, w1l_q); the two never coincide (W is fixed within a MINV).
     flag_cmp  = w1l_q ? cmp_w1 : cmp_b;
-    flag_side = w1l_q ? pc_q.side : p1.side;
-    if ((v1 && (p1.kind == KindRed) && s1_last && !s1_first) || w1l_q) begin
+    flag_side = w1l_q ? pc_q.side : p1b.side;
+    if ((v1b && (p1b.kind == KindRed) && s1b_q.last && !s1b_q.first) || w1l_q) begin
       u_ge_v_d = flag_cmp.ge;
       if (!flag_side) begin
         u_odd_d  = flag_cmp.r0_odd;
@@ -788,16 +1054,18 @@ module montu_inv #(
         if (kill_fail) begin
           state_d = StDrain;
           s0_on_d = 1'b0;
-          drain_d = 2'd2;
+          drain_d = 3'(DrainCycles);
         end else if (kill_fix) begin
-          // Let the last pass's D flags settle: the first fix pass addresses word 0 in 5 cycles.
+          // Let the last pass's D flags settle: the first fix pass addresses word 0 KillLead + 1
+          // cycles later (5; 9 when pipelined).
           state_d  = StFix;
-          s0_cnt_d = period_fix - Pw'(4);
+          s0_cnt_d = period_fix - Pw'(KillLead);
         end
       end
       StDrain: begin
-        // The tail of the last pass writes at most 3 cycles after kill_fail, by done_o.
-        drain_d = drain_q - 2'd1;
+        // The tail of the last pass writes at most DrainCycles + 1 cycles after kill_fail, by
+        // done_o.
+        drain_d = drain_q - 3'd1;
         if (drain_q == '0) begin
           state_d = StIdle;
           done_d  = 1'b1;
@@ -885,17 +1153,6 @@ module montu_inv #(
       wl_data_q  <= '0;
       pe_q       <= '0;
       qe_q       <= '0;
-      c2_q       <= '0;
-      c3_q       <= '0;
-      p2_q       <= '0;
-      q2_q       <= '0;
-      y2_q       <= '0;
-      x2_q       <= '0;
-      lo1_q      <= '0;
-      lo2_q      <= '0;
-      x3_q       <= '0;
-      cy1_q      <= '0;
-      cy2_q      <= '0;
       dc_valid_q <= 1'b0;
       dc_first_q <= 1'b0;
       dc_last_q  <= 1'b0;
@@ -907,24 +1164,6 @@ module montu_inv #(
       hen_sh_q   <= '0;
       minv_q     <= '0;
       w1l_q      <= 1'b0;
-      c4_q       <= '0;
-      c5_q       <= '0;
-      c6_q       <= '0;
-      m_q        <= '0;
-      p3_q       <= '0;
-      q3_q       <= '0;
-      y3_q       <= '0;
-      p4_q       <= '0;
-      q4_q       <= '0;
-      x4_q       <= '0;
-      x5_q       <= '0;
-      x6_q       <= '0;
-      pr1_q      <= '0;
-      pr2_q      <= '0;
-      lp1_q      <= '0;
-      lp2_q      <= '0;
-      e1_q       <= '0;
-      e2_q       <= '0;
       drain_q    <= '0;
     end else begin
       state_q    <= state_d;
@@ -976,17 +1215,6 @@ module montu_inv #(
       wl_data_q  <= wl_data_d;
       pe_q       <= pe_d;
       qe_q       <= qe_d;
-      c2_q       <= c2_d;
-      c3_q       <= c3_d;
-      p2_q       <= p2_d;
-      q2_q       <= q2_d;
-      y2_q       <= y2_d;
-      x2_q       <= x2_d;
-      lo1_q      <= lo1_d;
-      lo2_q      <= lo2_d;
-      x3_q       <= x3_d;
-      cy1_q      <= cy1_d;
-      cy2_q      <= cy2_d;
       dc_valid_q <= dc_valid_d;
       dc_first_q <= dc_first_d;
       dc_last_q  <= dc_last_d;
@@ -998,24 +1226,6 @@ module montu_inv #(
       hen_sh_q   <= hen_sh_d;
       minv_q     <= minv_d;
       w1l_q      <= w1l_d;
-      c4_q       <= c4_d;
-      c5_q       <= c5_d;
-      c6_q       <= c6_d;
-      m_q        <= m_d;
-      p3_q       <= p3_d;
-      q3_q       <= q3_d;
-      y3_q       <= y3_d;
-      p4_q       <= p4_d;
-      q4_q       <= q4_d;
-      x4_q       <= x4_d;
-      x5_q       <= x5_d;
-      x6_q       <= x6_d;
-      pr1_q      <= pr1_d;
-      pr2_q      <= pr2_d;
-      lp1_q      <= lp1_d;
-      lp2_q      <= lp2_d;
-      e1_q       <= e1_d;
-      e2_q       <= e2_d;
       drain_q    <= drain_d;
     end
   end

@@ -17,7 +17,7 @@ module montu_top
   parameter int unsigned Lanes   = 2,    // 1, 2 or 4 MAC lanes
   parameter int unsigned MaxBits = 4096, // multiple of 64
   parameter int unsigned NumRegs = 32,   // 16 .. 32
-  parameter bit          Pipelined = 1'b0   // pipelined MAC lanes, q unit and word engine (Lanes 2, 4)
+  parameter bit          Pipelined = 1'b0   // pipelined engines for a high clock (Lanes 2, 4)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -279,7 +279,7 @@ module montu_top
     else         inv_rst_nq <= !wiping;
   end
 
-  montu_inv #(.Word(Word), .MaxWords(MaxWords)) u_inv (
+  montu_inv #(.Word(Word), .MaxWords(MaxWords), .Pipelined(Pipelined)) u_inv (
     .clk_i,
     .rst_ni      (rst_ni && inv_rst_nq),
     .start_i     (inv_start),

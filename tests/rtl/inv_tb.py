@@ -24,6 +24,7 @@ from montu.arith.primes import random_prime
 
 CFG = json.loads(os.environ.get("MONTU_INV_CFG", '{"Word": 64, "MaxWords": 32}'))
 WORD, MAX_WORDS = CFG["Word"], CFG["MaxWords"]
+PIPELINED = int(CFG.get("Pipelined", 0))
 SEED = int(os.environ.get("MONTU_SEED", "1"))
 PERIOD = 10  # ns
 TIMES_OUT = os.environ.get("MONTU_INV_CYCLES_OUT")
@@ -34,13 +35,14 @@ def expected_cycles(W: int, passes: int, fixes: int, ok: bool, load_fail: bool,
                     gaps: int = 0) -> int:
     """Cycles from start_i (cycle 0) to done_o (montu_inv.sv), operand words on cycles 1..W
     (plus `gaps` idle cycles inside the load, which overlaps the Word-cycle Hensel lifting)."""
-    P = max(W, 6)
+    # Pipelined = 1: S1 in two cycles, m and the lanes pipelined (montu_inv.sv's header)
+    P = max(W + 1, 11) if PIPELINED else max(W, 6)
     if load_fail:
         return W + gaps + 1
     setup = max(W + gaps, WORD)
     if not ok:
-        return setup + 7 + passes * P
-    return setup + W + 9 + passes * P + fixes * (W + 6)
+        return setup + (11 if PIPELINED else 7) + passes * P
+    return setup + W + (13 if PIPELINED else 9) + passes * P + fixes * (W + (11 if PIPELINED else 6))
 
 
 # ----------------------------------------------------------------------------- operands

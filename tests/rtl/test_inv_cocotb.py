@@ -21,11 +21,14 @@ from verilator_env import missing_tool, set_make_flags, verilator_on_path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RTL = ROOT / "rtl"
-SOURCES = ["montu_inv_ram.sv", "montu_inv.sv"]
+SOURCES = ["montu_inv_ram.sv", "montu_mac_pipe.sv", "montu_qunit_pipe.sv", "montu_inv.sv"]
 
 CONFIGS = {
     "w64_mw32": {"Word": 64, "MaxWords": 32},
     "w32_mw40": {"Word": 32, "MaxWords": 40},
+    # the high-clock build: S1 in two cycles, pipelined m product and lanes
+    "w64_mw32_pipelined": {"Word": 64, "MaxWords": 32, "Pipelined": 1},
+    "w32_mw40_pipelined": {"Word": 32, "MaxWords": 40, "Pipelined": 1},
 }
 
 
@@ -61,13 +64,15 @@ def test_inv_rtl(name: str) -> None:
     assert total >= 6 and failed == 0, f"{failed} of {total} cocotb tests failed in {name} (see {build_dir})"
 
 
+@pytest.mark.parametrize("pipelined", [0, 1])
 @pytest.mark.parametrize("word,max_words", [(64, 64), (64, 16), (32, 64), (32, 16), (32, 40), (64, 1)])
-def test_inv_lint(word: int, max_words: int) -> None:
+def test_inv_lint(word: int, max_words: int, pipelined: int) -> None:
     """verilator --lint-only -Wall is clean (no waivers) for the engine's configurations."""
     import subprocess
     if not verilator_on_path():
         missing_tool("verilator is not installed")
     cmd = ["verilator", "--lint-only", "-Wall", f"-GWord={word}", f"-GMaxWords={max_words}",
+           f"-GPipelined={pipelined}",
            "--top-module", "montu_inv"] + [str(RTL / s) for s in SOURCES]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr

@@ -177,6 +177,9 @@ def test_pipelined_adds_the_parameter_and_a_suffix_and_leaves_the_default_as_it_
     wordop = SynthConfig(lanes=1, top="montu_wordop", pipelined=True)   # no lanes in the word engine
     assert wordop.name == "montu_wordop_w64_l1_b4096_pipelined"
     assert wordop.generics == {"Word": 64, "MaxWords": 64, "Pipelined": 1}
+    inv = SynthConfig(max_bits=1024, top="montu_inv", pipelined=True)
+    assert inv.name == "montu_inv_w64_l2_b1024_pipelined"
+    assert inv.generics == {"Word": 64, "MaxWords": 16, "Pipelined": 1}
 
 
 def test_pipelined_runs_merge_beside_the_default_run(tmp_path: Path):
@@ -188,7 +191,7 @@ def test_pipelined_runs_merge_beside_the_default_run(tmp_path: Path):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"lanes": 1}, "pipelined MAC lanes need Lanes = 2 or 4"),
-    ({"top": "montu_inv"}, "parameter of montu_top, montu_mont, montu_wordop only, not of montu_inv"),
+    ({"lanes": 1, "top": "montu_mont"}, "pipelined MAC lanes need Lanes = 2 or 4"),
 ])
 def test_pipelined_is_refused_where_the_rtl_has_no_such_unit(kwargs, message):
     with pytest.raises(MontuError, match=message):

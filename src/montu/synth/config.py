@@ -12,9 +12,9 @@ LANES = (1, 2, 4)
 MAX_BITS = (1024, 4096)
 # The unit, or one of its engines on its own (to see which one limits fmax).
 TOPS = ("montu_top", "montu_mont", "montu_inv", "montu_wordop")
-# The tops that have the Pipelined parameter (the high-clock build: pipelined MAC lanes, q unit
-# and word engine; the unit needs Lanes = 2 or 4).
-PIPELINED_TOPS = ("montu_top", "montu_mont", "montu_wordop")
+# The tops that have the Pipelined parameter (the high-clock build: pipelined MAC lanes, q unit,
+# word engine and inversion engine; the unit needs Lanes = 2 or 4).
+PIPELINED_TOPS = ("montu_top", "montu_mont", "montu_wordop", "montu_inv")
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class SynthConfig:
             raise MontuError(f"MaxBits must be a positive multiple of 64 (got {self.max_bits})")
         if not 16 <= self.num_regs <= 32:
             raise MontuError(f"NumRegs must be in 16 .. 32 (got {self.num_regs})")
-        if self.pipelined and self.lanes not in (2, 4) and self.top != "montu_wordop":
+        if self.pipelined and self.lanes not in (2, 4) and self.top in ("montu_top", "montu_mont"):
             raise MontuError(f"pipelined MAC lanes need Lanes = 2 or 4 (got {self.lanes})")
         if self.pipelined and self.top not in PIPELINED_TOPS:
             raise MontuError(f"Pipelined is a parameter of {', '.join(PIPELINED_TOPS)} "
@@ -65,7 +65,7 @@ class SynthConfig:
         engine = {"Word": self.word, "MaxWords": self.max_bits // self.word}
         if self.top == "montu_mont":
             return engine | {"Lanes": self.lanes} | pipelined
-        return engine | pipelined if self.top == "montu_wordop" else engine
+        return engine | pipelined
 
     @property
     def label(self) -> dict[str, object]:
