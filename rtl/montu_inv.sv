@@ -182,14 +182,22 @@ module montu_inv #(
     return acc;
   endfunction
 
-  // min(trailing zeros of a, Word - 1); Word - 1 for a = 0.
+  // min(trailing zeros of a, Word - 1); Word - 1 for a = 0. A tree of log2(Word) levels: each
+  // level merges neighbouring groups (any bit set, position of the lowest set bit in the group).
   function automatic logic [Tw-1:0] trailing_zeros(logic [Word-1:0] a);
-    logic [Tw-1:0] tz;
-    tz = Tw'(Word - 1);
-    for (int k = Word - 2; k >= 0; k--) begin
-      if (a[k]) tz = Tw'(k);
+    logic [Word-1:0]         any;
+    logic [Word-1:0][Tw-1:0] pos;
+    for (int k = 0; k < Word; k++) begin
+      any[k] = a[k];
+      pos[k] = '0;
     end
-    return tz;
+    for (int l = 0; l < Tw; l++) begin
+      for (int k = 0; k < (Word >> (l + 1)); k++) begin
+        pos[k] = any[2*k] ? pos[2*k] : (pos[2*k+1] | Tw'(1 << l));
+        any[k] = any[2*k] | any[2*k+1];
+      end
+    end
+    return any[0] ? pos[0] : Tw'(Word - 1);
   endfunction
 
   // Fold word r of the new value (and word o of the unchanged other one) into the flags.
@@ -718,7 +726,7 @@ module montu_inv #(
     always_comb begin
       nx_sum = {1'b0, ~x_q[1]} + {{Word{1'b0}}, (ctl_q[1].j == '0) ? 1'b1 : nxc_q};
       // lane input: m at word 0 from the product (fix passes: 1), held for the other words
-      mask_t = (Word'(1) << ctl_in.pass.t) - Word'(1);
+      for (int k = 0; k < Word; k++) mask_t[k] = (Tw'(k) < ctl_in.pass.t);   // 2^t - 1
       m0     = (ctl_in.pass.kind == KindFix) ? Word'(1) : (qprod & mask_t);
       m_cur  = (ctl_in.j == '0) ? m0 : m_q;
       xl     = (ctl_in.pass.sub2 && !gf_q) ? nx_q : x_q[InDelay - 1];
@@ -741,10 +749,12 @@ module montu_inv #(
       end
       nx_q <= nx_sum[Word-1:0];
       if (ctl_in.valid && (ctl_in.j == '0)) m_q <= m0;
-      if (ctl_in.valid && ctl_in.last) begin
+      // one cycle after the last word's lane input (m is in m_q by then, and stays there until
+      // the next pass's word 0 enters the lanes)
+      if (ctl_q[InDelay].valid && ctl_q[InDelay].last) begin
         e1_pre_q <= {{(Ew - ExtBits - 1){pe_q[ExtBits] & !gf_q}}, pe_q};
         e2_pre_q <= {{(Ew - ExtBits - 1){qe_q[ExtBits] & !gf_q}}, qe_q}
-                  - ((ctl_in.pass.sub2 && !gf_q) ? Ew'(m_cur) : Ew'(0));
+                  - ((ctl_q[InDelay].pass.sub2 && !gf_q) ? Ew'(m_q) : Ew'(0));
       end
     end
 
@@ -787,7 +797,7 @@ module montu_inv #(
     end
     assign x_wr = xw_q;
     logic unused_ca;
-    assign unused_ca = ^{ctl_ca.j, ctl_ca.pass};
+    assign unused_ca = ^{ctl_ca.j, ctl_ca.pass, ctl_in.last};
   end
 
   assign unused_ctl = ^{l3_ctl.valid, l3_ctl.last, tail_ctl.valid, tail_ctl.last};

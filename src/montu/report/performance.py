@@ -295,11 +295,13 @@ def fmax_section(synth: dict | None, rtl_now: str | None = None) -> str:
         "its select/subtract stage runs from the scratch memory through a subtractor, the "
         "funnel shift and the u ≥ v compare.",
         "",
-        "`Pipelined = 1` (next section) takes the multiply out of montu_mont's cycle and gives "
-        "montu_wordop a register after each of its four stages; montu_inv is the same in both "
-        "builds and then limits the whole unit. Whole-unit runs at Word 64 do not finish routing "
-        "within the flow's time limit here (placement estimates, ‡); the Word 32 runs in the "
-        "table above are routed.",
+        "`Pipelined = 1` (next section) takes the multiplies out of single cycles: montu_mont's "
+        "MAC lanes and q unit and montu_inv's m product and lanes become pipelined multipliers "
+        "(16×16 products on MULT18X18D, row sums, an accumulate stage that keeps the word carry "
+        "recurrence inside the lane), montu_inv's select/subtract stage is split in two, and "
+        "montu_wordop gets a register after each of its four stages. Whole-unit runs at Word 64 "
+        "do not finish routing within the flow's time limit here (placement estimates, ‡); the "
+        "Word 32 runs in the table above are routed.",
         "",
     ]
     return "\n".join(out)
@@ -388,14 +390,16 @@ def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None
     mont = {pm: _engine_run(synth, "montu_mont", Word=word, Lanes=lanes, MaxBits=4096, pm=pm)
             for pm in (0, 1)}
     wordop = {pm: _engine_run(synth, "montu_wordop", Word=word, MaxBits=4096, pm=pm) for pm in (0, 1)}
+    inv = {pm: _engine_run(synth, "montu_inv", Word=word, MaxBits=1024, pm=pm) for pm in (0, 1)}
     out = ["## The pipelined build (Pipelined = 1)", "",
-           "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit and "
-           "the word engine with a register after each of its four stages (docs/architecture.md): "
-           "more cycles per instruction, a shorter clock period. The inversion engine is the same "
-           "in both builds.", ""]
+           "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit, the "
+           "inversion engine with a pipelined m product and lanes and a two-cycle select stage, "
+           "and the word engine with a register after each of its four stages "
+           "(docs/architecture.md): more cycles per instruction, a shorter clock period.", ""]
     rows = [[f"{top} alone, Pipelined = {pm}", fmax_text(run, " MHz") if run else NOT_YET,
              _path_text(run) if run else "—"]
-            for top, runs in (("montu_mont", mont), ("montu_wordop", wordop))
+            for top, runs in (("montu_mont", mont), ("montu_wordop", wordop),
+                              ("montu_inv (MaxBits 1024)", inv))
             for pm, run in runs.items()]
     rows += [[f"the unit {config_label(r['config'])}", fmax_text(r, " MHz"), _path_text(r)]
              for r in unit_runs(synth) if int(r["config"].get("Pipelined", 0)) == 1]
