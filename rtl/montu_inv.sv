@@ -697,6 +697,7 @@ module montu_inv #(
     logic [Word:0]     nx_sum;
     logic [Word-1:0]   qprod, mask_t, m0, m_q, m_cur, xl;
     logic [Ew-1:0]     e1_pre_q, e2_pre_q;   // ext (lane 2 in GF(p) subtracting: ext - m)
+    logic [Ew-1:0]     e2_ext_q, e2_m_q;     // its operands, a cycle before
     logic [Word-1:0]   u1, u2, ca1, ca2, lp1_q, lp2_q, xw_q;
     logic [Ew-1:0]     e1_d, e1_q, e2_d, e2_q;
     ctl_t              ctl_in, ctl_ca;
@@ -749,13 +750,14 @@ module montu_inv #(
       end
       nx_q <= nx_sum[Word-1:0];
       if (ctl_in.valid && (ctl_in.j == '0)) m_q <= m0;
-      // one cycle after the last word's lane input (m is in m_q by then, and stays there until
-      // the next pass's word 0 enters the lanes)
+      // one and two cycles after the last word's lane input (m is in m_q by then, and stays
+      // there until the next pass's word 0 enters the lanes)
       if (ctl_q[InDelay].valid && ctl_q[InDelay].last) begin
         e1_pre_q <= {{(Ew - ExtBits - 1){pe_q[ExtBits] & !gf_q}}, pe_q};
-        e2_pre_q <= {{(Ew - ExtBits - 1){qe_q[ExtBits] & !gf_q}}, qe_q}
-                  - ((ctl_q[InDelay].pass.sub2 && !gf_q) ? Ew'(m_q) : Ew'(0));
+        e2_ext_q <= {{(Ew - ExtBits - 1){qe_q[ExtBits] & !gf_q}}, qe_q};
+        e2_m_q   <= (ctl_q[InDelay].pass.sub2 && !gf_q) ? Ew'(m_q) : Ew'(0);
       end
+      if (ctl_q[InDelay + 1].valid && ctl_q[InDelay + 1].last) e2_pre_q <= e2_ext_q - e2_m_q;
     end
 
     montu_mac_pipe #(.Word(Word)) u_lane1 (
