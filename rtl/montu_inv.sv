@@ -45,19 +45,24 @@
 // every P = max(W, 6) cycles (the memories are write-first for the W < 7 overlap).
 //
 // Pipelined = 1 (the high-clock build) keeps the passes and their results and moves every
-// multiplier and wide adder into stages of their own:
-//   S1 takes two cycles: S1a (c = j+1) selects and subtracts, S1b (c = j+2) does the rest of S1
-//   (t, the u/v result and its flags, complete at c = W+1);
-//   m is montu_qunit_pipe's low product (3 stages) of word 0, ready at c = 5;
+// multiplier and wide adder into stages of their own (c counts from the address, as above):
+//   the load words are registered on the way in (every count below one cycle later);
+//   the memories' read data is registered once more (montu_inv_ram OutReg): block RAM
+//   clock-to-output is slow, so it ends in flip-flops, and word j reaches S1 at c = j+2;
+//   S1 takes two cycles: S1a (c = j+2) selects and subtracts, S1b (c = j+3) does the rest of S1
+//   (t, the u/v result and its flags, complete at c = W+2);
+//   m is montu_qunit_pipe's low product (3 stages) of word 0, ready at c = 6;
 //   the lanes are two montu_mac_pipe (products on MULT18X18D, row sums, an accumulate stage that
-//   keeps the word carry recurrence inside the lane): word j enters at c = j+5, leaves at
-//   c = j+9 (L3 writes word j-1 of a', b'); lane 2 in GF(p) adds m·(2^L - x) instead of
-//   subtracting m·x and takes m off the extension sum, which the tail (c = W+10) uses.
-// So a' word j is written at c = j+10, word W-1 at c = W+10: P = max(W + 1, 11); a fix pass's D
-// flags come at c = W+12: fix passes take W + 11; kill to the next pass's word 0 is 9 cycles and
-// a failed inversion's done_o waits for the last tail (3 + 6 cycles after the kill). The cycle
-// counts below become: gcd != 1: max(W, Word) + 11 + passes·P, success: max(W, Word) + W + 13 +
-// passes·P + fixes·(W + 11).
+//   keeps the word carry recurrence inside the lane): word j enters at c = j+6, leaves at
+//   c = j+10 (L3 writes word j-1 of a', b'); lane 2 in GF(p) adds m·(2^L - x) instead of
+//   subtracting m·x and takes m off the extension sum, which the tail (c = W+11) uses.
+// The next pass decides at its word 0's S1a (c = P+2), after the flags (W+2): P >= W+1; it reads
+// a' word j at c = P+j, written at c = j+11 (word W-1: the tail, W+11; write-first memories):
+// P >= 12. So P = max(W + 1, 12); a fix pass's D flags come at c = W+13: fix passes take W + 11;
+// kill to the next pass's word 0 is 8 cycles and a failed inversion's done_o waits for the last
+// tail (3 + 6 cycles after the kill). The cycle counts below become: no inverse at load: W + 2,
+// gcd != 1: max(W, Word) + 13 + passes·P, success: max(W, Word) + W + 15 + passes·P +
+// fixes·(W + 11).
 //
 // Coefficient growth bound: over 49,570 random runs of an instrumented copy of run_inversion
 // (Word = 8/32/64, W = 1..32, odd, even and RSA-style moduli, y even, extreme/short operands,
@@ -113,10 +118,10 @@ module montu_inv #(
   // reduction pass must be, the fix-pass period W + FixExtra, the cycles from the kill decision
   // of the pass after the last reduction pass to the next pass's word 0, and the drain after a
   // failed inversion (done_o comes with the last pass's last write).
-  localparam int unsigned PeriodMin   = Pipelined ? 11 : 6;
+  localparam int unsigned PeriodMin   = Pipelined ? 12 : 6;
   localparam int unsigned PeriodExtra = Pipelined ? 1 : 0;
   localparam int unsigned FixExtra    = Pipelined ? 11 : 6;
-  localparam int unsigned KillLead    = Pipelined ? 8 : 4;
+  localparam int unsigned KillLead    = Pipelined ? 7 : 4;
   localparam int unsigned DrainCycles = Pipelined ? 6 : 2;
   localparam int unsigned ExtBits = 8;                      // see the growth bound above
   localparam int unsigned Cy      = Word + 2;               // signed carry between words
@@ -234,6 +239,8 @@ module montu_inv #(
   logic              x_hi_nz_d, x_hi_nz_q, y_hi_nz_d, y_hi_nz_q; // some word above 0 non-zero
   logic              x_lo_one_d, x_lo_one_q, y_lo_one_d, y_lo_one_q;
   logic              xy_ge_d, xy_ge_q;                          // x >= y so far
+  logic              xy_cmp_d, xy_cmp_q, xy_gt_d, xy_gt_q, xy_eq_d, xy_eq_q;  // the last loaded
+                                                                // word pair: x_j > y_j, x_j = y_j
   logic              y_odd_d, y_odd_q;
 
   // Hensel lifting: inv = odd^-1 mod 2^Word (x^Word), one bit per cycle; prod = odd·inv.
@@ -296,7 +303,7 @@ module montu_inv #(
   logic [Aw-1:0]     raddr;
 
   for (genvar k = 0; k < NumMems; k++) begin : g_mem
-    montu_inv_ram #(.Width(Word), .Depth(MaxWords)) u_ram (
+    montu_inv_ram #(.Width(Word), .Depth(MaxWords), .OutReg(Pipelined)) u_ram (
       .clk_i,
       .we_i    (we[k]),
       .waddr_i (waddr[k]),
@@ -304,6 +311,30 @@ module montu_inv #(
       .raddr_i (raddr),
       .rdata_o (rdata[k])
     );
+  end
+
+  // The load words. Pipelined: registered first, so no logic follows the register file's read
+  // in the cycle of the read (one cycle more for every MINV).
+  logic            ld_valid;
+  logic [Word-1:0] ld_x, ld_y;
+  if (Pipelined) begin : g_ld_reg
+    logic            ld_valid_q;
+    logic [Word-1:0] ld_x_q, ld_y_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) ld_valid_q <= 1'b0;
+      else         ld_valid_q <= ld_valid_i;
+    end
+    always_ff @(posedge clk_i) begin
+      ld_x_q <= ld_x_i;
+      ld_y_q <= ld_y_i;
+    end
+    assign ld_valid = ld_valid_q;
+    assign ld_x     = ld_x_q;
+    assign ld_y     = ld_y_q;
+  end else begin : g_ld_wire
+    assign ld_valid = ld_valid_i;
+    assign ld_x     = ld_x_i;
+    assign ld_y     = ld_y_i;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -676,16 +707,16 @@ module montu_inv #(
     assign tail_ctl = c6_q;
     assign x_wr     = x6_q;
   end else begin : g_lanes_pipe
-    // The pipelined lanes (Pipelined = 1). A word leaves S1b in cycle j+2 (relative to the
+    // The pipelined lanes (Pipelined = 1). A word leaves S1b in cycle j+3 (relative to the
     // pass's word 0 address) and reaches the lanes three cycles later, when m is ready:
-    //   j+2  m: the pipelined low product (montu_qunit_pipe) of word 0, 3 stages
-    //   j+3  -x_j = ~x_j + carry (GF(p) lane 2 subtracts by adding m·(2^L - x); the missing
+    //   j+3  m: the pipelined low product (montu_qunit_pipe) of word 0, 3 stages
+    //   j+4  -x_j = ~x_j + carry (GF(p) lane 2 subtracts by adding m·(2^L - x); the missing
     //        -m·2^L goes into the extension sum)
-    //   j+5  lane input: montu_mac_pipe computes a_j + m·y_j and b_j + m·x'_j with the word
+    //   j+6  lane input: montu_mac_pipe computes a_j + m·y_j and b_j + m·x'_j with the word
     //        carry recurrence inside the lane (x' = 2^L - x or x)
-    //   j+9  L3: u_j, funnel shift, write word j-1
-    //   j+10 the lanes' carry word at the last word: extension sums e = ext + carry (- m)
-    //   W+10 tail: word W-1 and the new extensions
+    //   j+10 L3: u_j, funnel shift, write word j-1
+    //   j+11 the lanes' carry word at the last word: extension sums e = ext + carry (- m)
+    //   W+11 tail: word W-1 and the new extensions
     localparam int unsigned InDelay = 3;   // S1b -> lane input
     localparam int unsigned MacLat  = 4;   // lane input -> u
 
@@ -811,7 +842,7 @@ module montu_inv #(
   // the pipeline empty.
   // ---------------------------------------------------------------------------------------------
   logic ld_fire;
-  assign ld_fire = (state_q == StLoad) && ld_valid_i;
+  assign ld_fire = (state_q == StLoad) && ld_valid;
 
   always_comb begin
     for (int k = 0; k < NumMems; k++) begin
@@ -836,10 +867,10 @@ module montu_inv #(
         we[k]    = 1'b1;
         waddr[k] = ld_j_q;
       end
-      wdata[MemU] = ld_x_i;
-      wdata[MemX] = ld_x_i;
-      wdata[MemV] = ld_y_i;
-      wdata[MemY] = ld_y_i;
+      wdata[MemU] = ld_x;
+      wdata[MemX] = ld_x;
+      wdata[MemV] = ld_y;
+      wdata[MemY] = ld_y;
       wdata[MemA] = Word'(ld_j_q == '0);
       wdata[MemD] = Word'(ld_j_q == '0);
       ext_a_d = '0;
@@ -939,6 +970,9 @@ module montu_inv #(
     x_lo_one_d = x_lo_one_q;
     y_lo_one_d = y_lo_one_q;
     xy_ge_d    = xy_ge_q;
+    xy_cmp_d   = 1'b0;
+    xy_gt_d    = xy_gt_q;
+    xy_eq_d    = xy_eq_q;
     y_odd_d    = y_odd_q;
     hen_busy_d = hen_busy_q;
     hen_bit_d  = hen_bit_q;
@@ -958,6 +992,14 @@ module montu_inv #(
     gf_fixed_d = gf_fixed_q || (s1_valid_q && s1_first && (dec.kind == KindFix));
     s0_on_d    = s0_on_q;
     s0_cnt_d   = s0_cnt_q;
+
+    // x >= y (the first pass's u >= v), one word behind the load: the compare of the loaded word
+    // pair is registered first, so no compare follows the read of the register file. The last
+    // word folds in during the cycle after the load, before any pass (StWait lasts >= 1 cycle).
+    if (xy_cmp_q) begin
+      xy_ge_d  = xy_gt_q | (xy_eq_q & xy_ge_q);
+      u_ge_v_d = xy_ge_d;
+    end
 
     // Hensel step k = 1 .. Word-1: if bit k of odd·inv is set, set bit k of inv
     // (odd·inv += odd·2^k, or ^= in GF(2)[x]); afterwards odd·inv = 1 mod 2^Word.
@@ -1014,28 +1056,30 @@ module montu_inv #(
         end
       end
       StLoad: begin
-        if (ld_valid_i) begin
+        if (ld_valid) begin
           ld_j_d  = ld_j_q + Aw'(1);
-          xy_ge_d = (ld_x_i > ld_y_i) | ((ld_x_i == ld_y_i) & xy_ge_q);
+          xy_cmp_d = 1'b1;
+          xy_gt_d  = (ld_x > ld_y);
+          xy_eq_d  = (ld_x == ld_y);
           if (ld_j_q == '0) begin
-            x_nz_d     = |ld_x_i;
-            y_nz_d     = |ld_y_i;
-            x_lo_one_d = (ld_x_i == Word'(1));
-            y_lo_one_d = (ld_y_i == Word'(1));
-            y_odd_d    = ld_y_i[0];
-            u_odd_d    = ld_x_i[0];
-            v_odd_d    = ld_y_i[0];
-            hen_odd_d  = ld_y_i[0] ? ld_y_i : ld_x_i;
-            hen_prod_d = ld_y_i[0] ? ld_y_i : ld_x_i;   // odd·inv with inv = 1
-            hen_sh_d   = (ld_y_i[0] ? ld_y_i : ld_x_i) << 1;
+            x_nz_d     = |ld_x;
+            y_nz_d     = |ld_y;
+            x_lo_one_d = (ld_x == Word'(1));
+            y_lo_one_d = (ld_y == Word'(1));
+            y_odd_d    = ld_y[0];
+            u_odd_d    = ld_x[0];
+            v_odd_d    = ld_y[0];
+            hen_odd_d  = ld_y[0] ? ld_y : ld_x;
+            hen_prod_d = ld_y[0] ? ld_y : ld_x;   // odd·inv with inv = 1
+            hen_sh_d   = (ld_y[0] ? ld_y : ld_x) << 1;
             inv_d      = Word'(1);
             hen_bit_d  = Tw'(1);
             hen_busy_d = 1'b1;
           end else begin
-            x_nz_d    = x_nz_q | (|ld_x_i);
-            y_nz_d    = y_nz_q | (|ld_y_i);
-            x_hi_nz_d = x_hi_nz_q | (|ld_x_i);
-            y_hi_nz_d = y_hi_nz_q | (|ld_y_i);
+            x_nz_d    = x_nz_q | (|ld_x);
+            y_nz_d    = y_nz_q | (|ld_y);
+            x_hi_nz_d = x_hi_nz_q | (|ld_x);
+            y_hi_nz_d = y_hi_nz_q | (|ld_y);
           end
           if (ld_j_q == w_last) begin
             // x = 0, y = 0 or both even: no inverse, before any pass.
@@ -1045,7 +1089,6 @@ module montu_inv #(
               noinv_d = 1'b1;
             end else begin
               state_d  = StWait;
-              u_ge_v_d = xy_ge_d;
               u_zero_d = 1'b0;
               v_one_d  = y_lo_one_d && !y_hi_nz_d;
               d_neg_d  = 1'b0;
@@ -1069,7 +1112,7 @@ module montu_inv #(
           drain_d = 3'(DrainCycles);
         end else if (kill_fix) begin
           // Let the last pass's D flags settle: the first fix pass addresses word 0 KillLead + 1
-          // cycles later (5; 9 when pipelined).
+          // cycles later (5; 8 when pipelined).
           state_d  = StFix;
           s0_cnt_d = period_fix - Pw'(KillLead);
         end
@@ -1106,9 +1149,24 @@ module montu_inv #(
     endcase
   end
 
-  always_comb begin
-    s1_valid_d = s0_issue;
-    s1_j_d     = raddr;
+  // S1 takes the word addressed one cycle before (two with the memories' output register).
+  if (Pipelined) begin : g_s1_in_reg
+    logic          sr_valid_q;
+    logic [Aw-1:0] sr_j_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        sr_valid_q <= 1'b0;
+        sr_j_q     <= '0;
+      end else begin
+        sr_valid_q <= s0_issue;
+        sr_j_q     <= raddr;
+      end
+    end
+    assign s1_valid_d = sr_valid_q;
+    assign s1_j_d     = sr_j_q;
+  end else begin : g_s1_in_wire
+    assign s1_valid_d = s0_issue;
+    assign s1_j_d     = raddr;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -1130,6 +1188,9 @@ module montu_inv #(
       x_lo_one_q <= 1'b0;
       y_lo_one_q <= 1'b0;
       xy_ge_q    <= 1'b0;
+      xy_cmp_q   <= 1'b0;
+      xy_gt_q    <= 1'b0;
+      xy_eq_q    <= 1'b0;
       y_odd_q    <= 1'b0;
       hen_busy_q <= 1'b0;
       hen_bit_q  <= '0;
@@ -1192,6 +1253,9 @@ module montu_inv #(
       x_lo_one_q <= x_lo_one_d;
       y_lo_one_q <= y_lo_one_d;
       xy_ge_q    <= xy_ge_d;
+      xy_cmp_q   <= xy_cmp_d;
+      xy_gt_q    <= xy_gt_d;
+      xy_eq_q    <= xy_eq_d;
       y_odd_q    <= y_odd_d;
       hen_busy_q <= hen_busy_d;
       hen_bit_q  <= hen_bit_d;

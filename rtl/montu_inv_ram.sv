@@ -4,9 +4,12 @@
 // the same cycle returns the word being written (write-first / transparent read), so a pass may
 // read a word in the cycle its predecessor writes it. Read every cycle. No reset on the contents.
 // Written in the form Yosys maps to block RAM (it adds the bypass when the primitive lacks it).
+// OutReg = 1 adds one flip-flop stage after the read (two cycles of latency): the block RAM's
+// slow clock-to-output then ends in a register instead of starting a logic path.
 module montu_inv_ram #(
-  parameter  int unsigned Width = 64,
-  parameter  int unsigned Depth = 64,
+  parameter  int unsigned Width  = 64,
+  parameter  int unsigned Depth  = 64,
+  parameter  bit          OutReg = 1'b0,
   localparam int unsigned Aw    = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  logic             clk_i,
@@ -28,5 +31,13 @@ module montu_inv_ram #(
     else                              rdata_q <= mem_q[raddr_i];
   end
 
-  assign rdata_o = rdata_q;
+  if (OutReg) begin : g_out_reg
+    logic [Width-1:0] rdata_r_q;
+    always_ff @(posedge clk_i) begin
+      rdata_r_q <= rdata_q;
+    end
+    assign rdata_o = rdata_r_q;
+  end else begin : g_out_wire
+    assign rdata_o = rdata_q;
+  end
 endmodule

@@ -110,68 +110,110 @@ module montu_top
   assign imm = insn_q[SlotImmMsb:SlotImmLsb];
 
   // ---------------------------------------------------------------------------------------
-  // Decode: validity, register fields used, errors in precedence order
+  // Decode: validity, register fields used, errors in precedence order. Everything that depends
+  // on the instruction alone is decoded from insn_d and registered with insn_q (dec_q), so the
+  // controls of the memories and engines start at flip-flops; only the modulus check reads
+  // mvalid_q.
   // ---------------------------------------------------------------------------------------
-  logic op_valid, uses_rd, uses_ra, uses_rb, modular, word_op, writes_rd;
-  logic bad_reg, bad_len, bad_imm, windowed, is_mm;
-  logic bad_ca, bad_cb;    // MLIN: a constant (4-bit two's complement) outside -3 .. 3
-  logic [5:0] table_end;   // MMX: rb + 2^imm, one past the last table register
-  logic [3:0] dec_err;
+  typedef struct packed {
+    logic       modular;     // needs the modulus (SETMOD)
+    logic       word_op;     // runs on montu_wordop
+    logic       writes_rd;
+    logic       is_mm;       // STARTMMI or MMX: montu_mont
+    logic       is_mmx;
+    logic       is_minv;
+    logic       is_wmmi;
+    logic       is_wipe;
+    logic       is_rmmi;
+    logic       is_setmod;
+    logic [3:0] err;         // the first error found from the instruction alone
+  } dec_t;
 
-  always_comb begin
+  function automatic dec_t decode(logic [7:0] d_op, logic [4:0] d_rd, logic [4:0] d_ra,
+                                  logic [4:0] d_rb, logic [7:0] d_imm);
+    logic       op_valid, uses_rd, uses_ra, uses_rb, bad_reg, bad_len, bad_imm, windowed;
+    logic       bad_ca, bad_cb;    // MLIN: a constant (4-bit two's complement) outside -3 .. 3
+    logic [5:0] table_end;         // MMX: rb + 2^imm, one past the last table register
+    dec_t       d;
+    d        = '0;
     op_valid = 1'b1;
     uses_rd  = 1'b0;
     uses_ra  = 1'b0;
     uses_rb  = 1'b0;
-    modular  = 1'b0;
-    word_op  = 1'b0;
-    unique case (op)
+    unique case (d_op)
       OpNop, OpSetmmi, OpWipe: ;
       OpWmmi:   uses_rd = 1'b1;
       OpRmmi, OpSetmod: uses_ra = 1'b1;
       OpStartmmi, OpMmx: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1;
+        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; d.modular = 1'b1;
       end
       OpMinv: begin   // any modulus (rb), no SETMOD needed
         uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1;
       end
       OpMadd, OpMsub, OpMlin: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; modular = 1'b1; word_op = 1'b1;
+        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; d.modular = 1'b1; d.word_op = 1'b1;
       end
       OpMdbl: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; modular = 1'b1; word_op = 1'b1;
+        uses_rd = 1'b1; uses_ra = 1'b1; d.modular = 1'b1; d.word_op = 1'b1;
       end
       OpAdd, OpSub, OpSadd, OpSsub: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; word_op = 1'b1;
+        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; d.word_op = 1'b1;
       end
       OpShl1, OpShr1, OpShlw, OpShrw, OpShlx, OpMov: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; word_op = 1'b1;
+        uses_rd = 1'b1; uses_ra = 1'b1; d.word_op = 1'b1;
       end
       OpCmp, OpCswap: begin
-        uses_ra = 1'b1; uses_rb = 1'b1; word_op = 1'b1;
+        uses_ra = 1'b1; uses_rb = 1'b1; d.word_op = 1'b1;
       end
       OpLdz, OpLdone: begin
-        uses_rd = 1'b1; word_op = 1'b1;
+        uses_rd = 1'b1; d.word_op = 1'b1;
       end
       default: op_valid = 1'b0;
     endcase
-    writes_rd = uses_rd && (op != OpCmp);
-    bad_reg   = (uses_rd && (32'(rd) >= NumRegs)) || (uses_ra && (32'(ra) >= NumRegs)) ||
-                (uses_rb && (32'(rb) >= NumRegs));
-    windowed  = (op == OpShlx) || (op == OpMmx);
-    bad_ca    = (imm[3:0] >= 4'd4) && (imm[3:0] <= 4'd12);   // 4 .. 7 and -8 .. -4
-    bad_cb    = (imm[7:4] >= 4'd4) && (imm[7:4] <= 4'd12);
-    bad_imm   = (windowed && ((imm == 8'd0) || (imm > 8'd5))) ||
-                ((op == OpMlin) && (bad_ca || bad_cb));
-    table_end = 6'(rb) + (6'd1 << imm[2:0]);
-    if ((op == OpMmx) && !bad_imm && (32'(table_end) > NumRegs)) bad_reg = 1'b1;
-    bad_len   = (op == OpSetmmi) && ((imm == 8'd0) || (32'(imm) * 64 > MaxBits));
-    if (!op_valid)                  dec_err = ErrBadOpcode;
-    else if (bad_reg)               dec_err = ErrBadReg;
-    else if (bad_imm)               dec_err = ErrBadImm;
-    else if (bad_len)               dec_err = ErrBadLength;
-    else if (modular && !mvalid_q)  dec_err = ErrNoModulus;
-    else                            dec_err = ErrOk;
+    d.writes_rd = uses_rd && (d_op != OpCmp);
+    d.is_mm     = (d_op == OpStartmmi) || (d_op == OpMmx);
+    d.is_mmx    = (d_op == OpMmx);
+    d.is_minv   = (d_op == OpMinv);
+    d.is_wmmi   = (d_op == OpWmmi);
+    d.is_wipe   = (d_op == OpWipe);
+    d.is_rmmi   = (d_op == OpRmmi);
+    d.is_setmod = (d_op == OpSetmod);
+    bad_reg   = (uses_rd && (32'(d_rd) >= NumRegs)) || (uses_ra && (32'(d_ra) >= NumRegs)) ||
+                (uses_rb && (32'(d_rb) >= NumRegs));
+    windowed  = (d_op == OpShlx) || (d_op == OpMmx);
+    bad_ca    = (d_imm[3:0] >= 4'd4) && (d_imm[3:0] <= 4'd12);   // 4 .. 7 and -8 .. -4
+    bad_cb    = (d_imm[7:4] >= 4'd4) && (d_imm[7:4] <= 4'd12);
+    bad_imm   = (windowed && ((d_imm == 8'd0) || (d_imm > 8'd5))) ||
+                ((d_op == OpMlin) && (bad_ca || bad_cb));
+    table_end = 6'(d_rb) + (6'd1 << d_imm[2:0]);
+    if ((d_op == OpMmx) && !bad_imm && (32'(table_end) > NumRegs)) bad_reg = 1'b1;
+    bad_len   = (d_op == OpSetmmi) && ((d_imm == 8'd0) || (32'(d_imm) * 64 > MaxBits));
+    if (!op_valid)      d.err = ErrBadOpcode;
+    else if (bad_reg)   d.err = ErrBadReg;
+    else if (bad_imm)   d.err = ErrBadImm;
+    else if (bad_len)   d.err = ErrBadLength;
+    else                d.err = ErrOk;
+    return d;
+  endfunction
+
+  dec_t       dec_q;
+  logic [3:0] dec_err;
+  logic       is_mm, word_op, writes_rd;
+  assign is_mm     = dec_q.is_mm;
+  assign word_op   = dec_q.word_op;
+  assign writes_rd = dec_q.writes_rd;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) dec_q <= decode(OpNop, '0, '0, '0, '0);
+    else         dec_q <= decode(insn_d[SlotOpMsb:SlotOpLsb], insn_d[SlotRdMsb:SlotRdLsb],
+                                 insn_d[SlotRaMsb:SlotRaLsb], insn_d[SlotRbMsb:SlotRbLsb],
+                                 insn_d[SlotImmMsb:SlotImmLsb]);
+  end
+
+  always_comb begin
+    if (dec_q.err != ErrOk)                dec_err = dec_q.err;
+    else if (dec_q.modular && !mvalid_q)   dec_err = ErrNoModulus;
+    else                                   dec_err = ErrOk;
   end
 
   logic dec_ok;
@@ -187,7 +229,6 @@ module montu_top
   logic [Ta-1:0]   mm_t_raddr, mm_t_waddr;
   logic [Word-1:0] mm_t_wdata, mm_rf_wdata;
 
-  assign is_mm    = (op == OpStartmmi) || (op == OpMmx);
   assign mm_start = dec_ok && is_mm;
 
   montu_mont #(
@@ -264,7 +305,7 @@ module montu_top
   logic [Jw-1:0]   inv_ld_idx;
   logic [Jw-1:0]   inv_widx_q;   // next result word of rd
 
-  assign inv_start    = dec_ok && (op == OpMinv);
+  assign inv_start    = dec_ok && dec_q.is_minv;
   assign inv_ld_idx   = Jw'(cyc_q);
   assign inv_ld_valid = (state_q == StInv) && (cyc_q <= 32'(s_q));
 
@@ -321,24 +362,22 @@ module montu_top
   logic [Ta-1:0]   t_waddr, t_raddr;
   logic [4:0]      wo_reg;
 
-  assign wiping    = (state_q == StWipe) || (dec_ok && (op == OpWipe));
+  assign wiping    = (state_q == StWipe) || (dec_ok && dec_q.is_wipe);
   assign wipe_addr = (state_q == StWipe) ? wipe_q[Aw-1:0] : '0;
 
   always_comb begin
     // read ports: a streams ra, b streams rb, n streams the modulus (or ra + 1 word)
-    unique case (op)
-      OpRmmi:     raddr_a = waddr(ra, rptr_q);
-      OpSetmod:   raddr_a = waddr(ra, '0);
-      OpStartmmi, OpMmx: raddr_a = waddr(ra, mm_x_idx);
-      default:    raddr_a = waddr(ra, wo_idx);
-    endcase
+    if (dec_q.is_rmmi)        raddr_a = waddr(ra, rptr_q);
+    else if (dec_q.is_setmod) raddr_a = waddr(ra, '0);
+    else if (is_mm)           raddr_a = waddr(ra, mm_x_idx);
+    else                      raddr_a = waddr(ra, wo_idx);
     // MMX: the second operand is table entry rb + X (X masked to the window width)
-    raddr_b = is_mm ? waddr(rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{op == OpMmx}}), mm_y_idx)
+    raddr_b = is_mm ? waddr(rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}}), mm_y_idx)
                     : waddr(rb, wo_idx);
     raddr_n = is_mm ? waddr(mreg_q, mm_n_idx)
                     : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
     rf_re   = is_mm ? mm_re : 1'b1;
-    if (op == OpMinv) begin   // MINV loads y = ra on port a and x = rb on port b
+    if (dec_q.is_minv) begin   // MINV loads y = ra on port a and x = rb on port b
       raddr_a = waddr(ra, inv_ld_idx);
       raddr_b = waddr(rb, inv_ld_idx);
     end
@@ -353,7 +392,7 @@ module montu_top
       rf_we    = 1'b1;
       rf_waddr = wipe_addr;
       rf_wdata = '0;
-    end else if (dec_ok && (op == OpWmmi)) begin
+    end else if (dec_ok && dec_q.is_wmmi) begin
       rf_we    = 1'b1;
       rf_waddr = waddr(rd, wptr_q);
       rf_wdata = data_q;
@@ -361,7 +400,7 @@ module montu_top
       rf_we    = mm_rf_we;
       rf_waddr = waddr(rd, mm_rf_idx);
       rf_wdata = mm_rf_wdata;
-    end else if (op == OpMinv) begin
+    end else if (dec_q.is_minv) begin
       rf_we    = inv_res_valid && (state_q == StInv);
       rf_waddr = waddr(rd, inv_widx_q);
       rf_wdata = inv_res_word;

@@ -4,10 +4,12 @@ import json
 import subprocess
 import sys
 
+from montu.synth.process import run_in_group
+
 
 def montu(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "montu", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
+    # a process group of its own: a timeout also stops a synth run's yosys / nextpnr
+    return run_in_group([sys.executable, "-m", "montu", *args], timeout=600, cwd=cwd)
 
 
 def test_bench_unit_on_the_simulator_writes_json(tmp_path):

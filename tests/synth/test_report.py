@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from montu.report import performance
+from montu.synth.results import rtl_digest
 
 UNIT = {"backend": "sim", "word_bits": 64, "lanes": 2, "rows": [
     {"op": "STARTMMI", "bits": b, "field": f, "cycles": float(c), "cycles_min": c, "cycles_max": c}
@@ -91,8 +92,12 @@ def test_pipelined_results_get_their_own_table_and_do_not_stand_in_for_the_defau
         run["config"] = run["config"] | {"top": "montu_mont"} | ({"Pipelined": 1} if pm else {})
     wordop = _synth_run(64, 2, 4096, 110.0)
     wordop["config"] = wordop["config"] | {"top": "montu_wordop", "Pipelined": 1}
-    _write(results, "synth", {"flow": {}, "runs": [_synth_run(64, 2, 4096, 50.0), pm_run, *mont.values(),
-                                                   wordop]})
+    old_unit = _synth_run(32, 2, 4096, 40.0)      # measured on an earlier rtl/: marked †
+    old_unit["config"] = old_unit["config"] | {"Pipelined": 1}
+    runs = [_synth_run(64, 2, 4096, 50.0), pm_run, *mont.values(), wordop]
+    for run in runs:
+        run["rtl_sha256"] = rtl_digest()
+    _write(results, "synth", {"flow": {}, "runs": [*runs, old_unit]})
     ecc_row = {"curve": "prime256v1", "op": "scalar_mult"}
     _write(results, "ecc", {"rows": [ecc_row | {"cycles": 100_000}]})
     _write(results, "ecc_pipelined", {"rows": [ecc_row | {"cycles": 215_000}]})
@@ -102,6 +107,8 @@ def test_pipelined_results_get_their_own_table_and_do_not_stand_in_for_the_defau
     assert "| montu_wordop alone, Pipelined = 1 | 110.0 MHz |" in text
     assert "| montu_wordop alone, Pipelined = 0 | not measured yet |" in text
     assert "| the unit W64/L2/4096/pipe | 80.0 MHz |" in text
+    assert "| the unit W32/L2/4096/pipe † | 40.0 MHz |" in text
+    assert "† measured on an earlier revision of rtl/ (rerun `montu synth` for it)." in text
     default_256 = performance.startmmi_cycles(256, 64, 2, 4096)
     assert f"| 256 | {default_256:,} | 63 | {63 / default_256:.2f} |" in text
     # times at montu_mont's own fmax: 1062 / 45 MHz, 1072 / 100 MHz

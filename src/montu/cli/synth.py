@@ -21,9 +21,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                        help="the unit (default) or one engine on its own, with the unit's "
                             "Word/Lanes/MaxBits: shows which engine limits fmax")
     synth.add_argument("--pipelined", action="store_true",
-                       help="Pipelined = 1, the high-clock build: pipelined MAC lanes, q unit "
-                            "and word engine (the unit needs Lanes 2 or 4; montu_top, montu_mont "
-                            "or montu_wordop); runs are named *_pipelined")
+                       help="Pipelined = 1, the high-clock build: pipelined MAC lanes, q unit, "
+                            "word engine and inversion engine (the unit and montu_mont need "
+                            "Lanes 2 or 4); runs are named *_pipelined")
     synth.add_argument("--sweep", action="store_true",
                        help="all of Word {32,64} x Lanes {1,2,4} x MaxBits {1024,4096}")
     synth.add_argument("--only-missing", action="store_true",

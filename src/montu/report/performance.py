@@ -381,10 +381,11 @@ def time_section(unit: dict | None, synth: dict | None) -> str:
 
 
 def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None = None,
-                      ecc_pipelined: dict | None = None) -> str:
+                      ecc_pipelined: dict | None = None, rtl_now: str | None = None) -> str:
     """The pipelined build: each pipelined engine's fmax on its own in both builds, the whole
     unit's pipelined runs, STARTMMI cycles (unit_pipelined.json) beside the default unit's
-    formula, and ECC cycles (ecc_pipelined.json beside ecc.json) when measured."""
+    formula, and ECC cycles (ecc_pipelined.json beside ecc.json) when measured. Runs measured on
+    another revision of rtl/ than rtl_now are marked †."""
     word, lanes = unit_pipelined.get("word_bits"), unit_pipelined.get("lanes")
     measured = dict(_unit_rows(unit_pipelined).get(("STARTMMI", "GFP"), []))
     mont = {pm: _engine_run(synth, "montu_mont", Word=word, Lanes=lanes, MaxBits=4096, pm=pm)
@@ -393,17 +394,22 @@ def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None
     inv = {pm: _engine_run(synth, "montu_inv", Word=word, MaxBits=1024, pm=pm) for pm in (0, 1)}
     out = ["## The pipelined build (Pipelined = 1)", "",
            "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit, the "
-           "inversion engine with a pipelined m product and lanes and a two-cycle select stage, "
+           "inversion engine with registered memory reads, a pipelined m product and lanes and a "
+           "two-cycle select stage, "
            "and the word engine with a register after each of its four stages "
            "(docs/architecture.md): more cycles per instruction, a shorter clock period.", ""]
-    rows = [[f"{top} alone, Pipelined = {pm}", fmax_text(run, " MHz") if run else NOT_YET,
+    rows = [[f"{top} alone, Pipelined = {pm}" + (_older(run, rtl_now) if run else ""),
+             fmax_text(run, " MHz") if run else NOT_YET,
              _path_text(run) if run else "—"]
             for top, runs in (("montu_mont", mont), ("montu_wordop", wordop),
                               ("montu_inv (MaxBits 1024)", inv))
             for pm, run in runs.items()]
-    rows += [[f"the unit {config_label(r['config'])}", fmax_text(r, " MHz"), _path_text(r)]
+    rows += [[f"the unit {config_label(r['config'])}" + _older(r, rtl_now), fmax_text(r, " MHz"),
+              _path_text(r)]
              for r in unit_runs(synth) if int(r["config"].get("Pipelined", 0)) == 1]
     out += [table([f"Word {word}, Lanes {lanes}, MaxBits 4096", "fmax", "worst path"], rows), ""]
+    if any(r[0].endswith("†") for r in rows):
+        out += ["† measured on an earlier revision of rtl/ (rerun `montu synth` for it).", ""]
     out += [f"STARTMMI cycles (either field) of Word = {word}, Lanes = {lanes}: the pipelined "
             "unit as `montu bench unit --pipelined` measured it "
             f"(backend `{unit_pipelined.get('backend')}`), the default unit from the ISA table's formula. "
@@ -692,7 +698,8 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         fmax_section(synth, rtl_now),
         cycles_section(unit, img, img_rel),
         time_section(unit, synth),
-        *([pipelined_section(results["unit_pipelined"], synth, results.get("ecc"), results.get("ecc_pipelined"))]
+        *([pipelined_section(results["unit_pipelined"], synth, results.get("ecc"),
+                             results.get("ecc_pipelined"), rtl_now)]
           if results.get("unit_pipelined") else []),
         bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),

@@ -28,6 +28,7 @@ from typing import Callable
 
 from montu.errors import MontuError
 from montu.synth.config import Device, SynthConfig
+from montu.synth.process import run_in_group
 
 # Source files in compilation order (the package first); every rtl/*.sv belongs to montu_top.
 TOP = "montu_top"
@@ -121,7 +122,7 @@ def tool(name: str) -> str:
 
 def _run(command: list[str], root: Path, log: Path, timeout: float, what: str) -> None:
     try:
-        done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout)
+        done = run_in_group(command, timeout, cwd=root)
     except subprocess.TimeoutExpired:
         raise SynthTimeout(f"{what} did not finish within {timeout:.0f} s (log: {log})") from None
     if done.returncode != 0:

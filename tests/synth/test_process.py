@@ -1,0 +1,39 @@
+"""run_in_group: a timeout stops the command and everything it started."""
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from montu.synth.process import run_in_group
+
+
+def _alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    try:
+        state = next(line for line in status.read_text().splitlines() if line.startswith("State:"))
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return " Z " not in state and "zombie" not in state   # a killed, unreaped child is gone too
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+def test_a_timeout_kills_the_grandchild_too(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    # the shell starts a grandchild that would outlive a plain subprocess.run timeout
+    script = f"sleep 120 & echo $! > {pid_file}; wait"
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_in_group(["sh", "-c", script], timeout=2)
+    grandchild = int(pid_file.read_text())
+    for _ in range(50):
+        if not _alive(grandchild):
+            break
+        time.sleep(0.1)
+    assert not _alive(grandchild), f"pid {grandchild} survived the timeout"
+
+
+def test_output_and_status_come_back_as_from_subprocess_run() -> None:
+    done = run_in_group(["sh", "-c", "read x; echo out $x; echo err >&2; exit 3"], timeout=30,
+                        input="in\n")
+    assert (done.returncode, done.stdout, done.stderr) == (3, "out in\n", "err\n")
