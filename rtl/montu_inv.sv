@@ -49,19 +49,20 @@
 //   the load words are registered on the way in (every count below one cycle later);
 //   the memories' read data is registered once more (montu_inv_ram OutReg): block RAM
 //   clock-to-output is slow, so it ends in flip-flops, and word j reaches S1 at c = j+2;
-//   S1 takes two cycles: S1a (c = j+2) selects and subtracts, S1b (c = j+3) does the rest of S1
-//   (t, the u/v result and its flags, complete at c = W+2);
+//   S1 takes three cycles: S1a (c = j+2) selects and subtracts, S1b (c = j+3) computes t and
+//   the shifted u/v word and writes it, S1c (c = j+4) folds that word into the next pass's
+//   flags (complete at c = W+3; the compare no longer follows the shift in the same cycle);
 //   m is montu_qunit_pipe's low product (3 stages) of word 0, ready at c = 6;
 //   the lanes are two montu_mac_pipe (products on MULT18X18D, row sums, an accumulate stage that
 //   keeps the word carry recurrence inside the lane): word j enters at c = j+6, leaves at
 //   c = j+10 (L3 writes word j-1 of a', b'); lane 2 in GF(p) adds m·(2^L - x) instead of
 //   subtracting m·x and takes m off the extension sum, which the tail (c = W+11) uses.
-// The next pass decides at its word 0's S1a (c = P+2), after the flags (W+2): P >= W+1; it reads
+// The next pass decides at its word 0's S1a (c = P+2), after the flags (W+3): P >= W+2; it reads
 // a' word j at c = P+j, written at c = j+11 (word W-1: the tail, W+11; write-first memories):
-// P >= 12. So P = max(W + 1, 12); a fix pass's D flags come at c = W+13: fix passes take W + 11;
-// kill to the next pass's word 0 is 8 cycles and a failed inversion's done_o waits for the last
-// tail (3 + 6 cycles after the kill). The cycle counts below become: no inverse at load: W + 2,
-// gcd != 1: max(W, Word) + 13 + passes·P, success: max(W, Word) + W + 15 + passes·P +
+// P >= 12. So P = max(W + 2, 12); a fix pass's D flags come at c = W+13: fix passes take W + 11;
+// kill to the next pass's word 0 is 7 cycles and a failed inversion's done_o comes 6 cycles
+// after the kill, with the last tail. The cycle counts below become: no inverse at load: W + 2,
+// gcd != 1: max(W, Word) + 12 + passes·P, success: max(W, Word) + W + 14 + passes·P +
 // fixes·(W + 11).
 //
 // Coefficient growth bound: over 49,570 random runs of an instrumented copy of run_inversion
@@ -119,10 +120,10 @@ module montu_inv #(
   // of the pass after the last reduction pass to the next pass's word 0, and the drain after a
   // failed inversion (done_o comes with the last pass's last write).
   localparam int unsigned PeriodMin   = Pipelined ? 12 : 6;
-  localparam int unsigned PeriodExtra = Pipelined ? 1 : 0;
+  localparam int unsigned PeriodExtra = Pipelined ? 2 : 0;
   localparam int unsigned FixExtra    = Pipelined ? 11 : 6;
-  localparam int unsigned KillLead    = Pipelined ? 7 : 4;
-  localparam int unsigned DrainCycles = Pipelined ? 6 : 2;
+  localparam int unsigned KillLead    = Pipelined ? 6 : 4;
+  localparam int unsigned DrainCycles = Pipelined ? 5 : 2;
   localparam int unsigned ExtBits = 8;                      // see the growth bound above
   localparam int unsigned Cy      = Word + 2;               // signed carry between words
   localparam int unsigned Sw      = 2 * Word + 2;           // signed word sum a + m·z + carry
@@ -165,6 +166,7 @@ module montu_inv #(
     logic          valid;
     logic          last;     // j = W - 1
     logic [Aw-1:0] j;
+    logic [Aw-1:0] jm1;      // j - 1, the word a shifted write goes to (computed in S1a)
     pass_t         pass;
   } ctl_t;
 
@@ -357,15 +359,26 @@ module montu_inv #(
   // S1a -> S1b: the words after the subtract.
   typedef struct packed {
     logic            valid, live, first, last;
-    logic [Aw-1:0]   j;
+    logic [Aw-1:0]   j, jm1;
     pass_t           pass;        // t is set in S1b
     logic [Word-1:0] w, ws, p, q, y, x;   // w (this side or the difference), the other side's
   } s1b_t;                                 // u/v word, a, b, y_j, x_j
   s1b_t            s1b_d, s1b_q;
   logic [Word-1:0] r_prev, r_last, r_w1;
-  cmp_t            cmp_a, cmp_b, cmp_w1;
-  cmp_t            flag_cmp;         // the compare the next pass's u/v flags come from
-  logic            flag_side;
+  cmp_t            cmp_a, cmp_b;
+
+  // S1b -> S1c: the new u/v words and the other side's words the flags compare them with.
+  typedef struct packed {
+    logic            en;        // a reduction pass's word: fold into the flags
+    logic            init;      // start the flags (word 0)
+    logic            a_en;      // fold (a_r, a_o), word a_word0 ? 0 : > 0
+    logic            a_word0;
+    logic            b_en;      // then fold (b_r, b_o), the last word
+    logic            flags;     // the flags of the next pass are complete
+    logic            side;
+    logic [Word-1:0] a_r, a_o, b_r, b_o;
+  } s1c_t;
+  s1c_t            s1c_d, s1c_q;
 
   assign w_last     = Aw'(words_q - Cw'(1));
   assign period_red = (Pw'(words_q) + Pw'(PeriodExtra) < Pw'(PeriodMin)) ? Pw'(PeriodMin)
@@ -465,7 +478,8 @@ module montu_inv #(
 
     v1 = s1_valid_q && (p1.kind != KindNone);
 
-    s1b_d = '{valid: s1_valid_q, live: v1, first: s1_first, last: s1_last, j: s1_j_q, pass: p1,
+    s1b_d = '{valid: s1_valid_q, live: v1, first: s1_first, last: s1_last, j: s1_j_q,
+              jm1: s1_j_q - Aw'(1), pass: p1,
               w: w_cur, ws: w_s, p: p_cur, q: q_cur, y: rdata[MemY], x: rdata[MemX]};
   end
 
@@ -501,10 +515,35 @@ module montu_inv #(
     r_prev = Word'({s1b_q.w, w1_q} >> pc_q.t);
     r_last = s1b_q.w >> pc_q.t;
     r_w1   = w1_q >> pc_q.t;
-    cmp_a  = s1b_q.first ? cmp_t'{ge: 1'b1, default: 1'b0} : cmp_q;
-    if (!s1b_q.first) cmp_a = absorb(cmp_a, r_prev, o1_q, p1b.side, (s1b_q.j == Aw'(1)));
-    cmp_b  = s1b_q.last ? absorb(cmp_a, r_last, s1b_q.ws, p1b.side, 1'b0) : cmp_a;
-    cmp_w1 = absorb(cmp_t'{ge: 1'b1, default: 1'b0}, r_w1, o1_q, pc_q.side, 1'b1);
+    // To S1c: word j-1 (and at the last word, word W-1) of the new u/v value; with W = 1 the
+    // late word 0 (w1l_q) instead.
+    if (w1l_q) begin
+      s1c_d = '{en: 1'b1, init: 1'b1, a_en: 1'b1, a_word0: 1'b1, b_en: 1'b0, flags: 1'b1,
+                side: pc_q.side, a_r: r_w1, a_o: o1_q, b_r: '0, b_o: '0};
+    end else begin
+      s1c_d = '{en: v1b && (p1b.kind == KindRed), init: s1b_q.first, a_en: !s1b_q.first,
+                a_word0: (s1b_q.j == Aw'(1)), b_en: s1b_q.last,
+                flags: s1b_q.last && !s1b_q.first, side: p1b.side,
+                a_r: r_prev, a_o: o1_q, b_r: r_last, b_o: s1b_q.ws};
+    end
+  end
+
+  // S1c, the u/v flags of the next pass (parity, zero / one, u >= v over the words so far): its
+  // own cycle when Pipelined (the compare does not follow the shift), else part of S1b.
+  if (Pipelined) begin : g_s1c_reg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) s1c_q <= '0;
+      else         s1c_q <= s1c_d;
+    end
+  end else begin : g_s1c_wire
+    assign s1c_q = s1c_d;
+  end
+
+  always_comb begin
+    cmp_a = s1c_q.init ? cmp_t'{ge: 1'b1, default: 1'b0} : cmp_q;
+    if (s1c_q.a_en) cmp_a = absorb(cmp_a, s1c_q.a_r, s1c_q.a_o, s1c_q.side, s1c_q.a_word0);
+    cmp_b = s1c_q.b_en ? absorb(cmp_a, s1c_q.b_r, s1c_q.b_o, s1c_q.side, 1'b0) : cmp_a;
+    cmp_d = s1c_q.en ? cmp_b : cmp_q;
   end
 
   assign out_last    = s1_valid_q && s1_last && (p1.kind == KindOut);
@@ -517,7 +556,6 @@ module montu_inv #(
     bw_d = w_sub[Word];
     bp_d = p_sub[Word];
     bq_d = q_sub[Word];
-    cmp_d = cmp_b;
     wl_valid_d = v1b && (p1b.kind == KindRed) && s1b_q.last && !s1b_q.first;
     w1l_d      = v1b && (p1b.kind == KindRed) && s1b_q.last && s1b_q.first;
     wl_side_d  = p1b.side;
@@ -527,6 +565,7 @@ module montu_inv #(
     ln_ctl.valid = v1b && ((p1b.kind == KindRed) || (p1b.kind == KindFix));
     ln_ctl.last  = s1b_q.last;
     ln_ctl.j     = s1b_q.j;
+    ln_ctl.jm1   = s1b_q.jm1;
     ln_ctl.pass  = p1b;
     ln_p = s1b_q.p;
     ln_q = s1b_q.q;
@@ -830,10 +869,10 @@ module montu_inv #(
     end
     assign x_wr = xw_q;
     logic unused_ca;
-    assign unused_ca = ^{ctl_ca.j, ctl_ca.pass, ctl_in.last};
+    assign unused_ca = ^{ctl_ca.j, ctl_ca.jm1, ctl_ca.pass, ctl_in.last, ctl_in.jm1};
   end
 
-  assign unused_ctl = ^{l3_ctl.valid, l3_ctl.last, tail_ctl.valid, tail_ctl.last};
+  assign unused_ctl = ^{l3_ctl.valid, l3_ctl.last, tail_ctl.valid, tail_ctl.last, tail_ctl.jm1};
 
   // ---------------------------------------------------------------------------------------------
   // Memory writes: the load, the u/v result (S1 and the late word W-1), the lanes (S2, tail).
@@ -892,7 +931,7 @@ module montu_inv #(
     end
     if (v1b && (p1b.kind == KindRed) && !s1b_q.first) begin
       we[p1b.side ? MemV : MemU]    = 1'b1;
-      waddr[p1b.side ? MemV : MemU] = s1b_q.j - Aw'(1);
+      waddr[p1b.side ? MemV : MemU] = s1b_q.jm1;
       wdata[p1b.side ? MemV : MemU] = r_prev;
     end
 
@@ -900,11 +939,11 @@ module montu_inv #(
     if (l3_write) begin
       if (l3_ctl.pass.kind == KindRed) begin
         we[l3_ctl.pass.side ? MemC : MemA]    = 1'b1;
-        waddr[l3_ctl.pass.side ? MemC : MemA] = l3_ctl.j - Aw'(1);
+        waddr[l3_ctl.pass.side ? MemC : MemA] = l3_ctl.jm1;
         wdata[l3_ctl.pass.side ? MemC : MemA] = r3_lane1;
       end
       we[l3_ctl.pass.side ? MemD : MemB]    = 1'b1;
-      waddr[l3_ctl.pass.side ? MemD : MemB] = l3_ctl.j - Aw'(1);
+      waddr[l3_ctl.pass.side ? MemD : MemB] = l3_ctl.jm1;
       wdata[l3_ctl.pass.side ? MemD : MemB] = r3_lane2;
       dc_valid_d = l3_ctl.pass.side;
       dc_first_d = (l3_ctl.j == Aw'(1));
@@ -1026,18 +1065,16 @@ module montu_inv #(
                      : ((dc_ext_q != '0) | dge_now);
     end
 
-    // u/v flags at the last word of a reduction pass (W >= 2), or one cycle later from the
+    // u/v flags in S1c: of the last word of a reduction pass (W >= 2), or one cycle later of the
     // registered word (W = 1, w1l_q); the two never coincide (W is fixed within a MINV).
-    flag_cmp  = w1l_q ? cmp_w1 : cmp_b;
-    flag_side = w1l_q ? pc_q.side : p1b.side;
-    if ((v1b && (p1b.kind == KindRed) && s1b_q.last && !s1b_q.first) || w1l_q) begin
-      u_ge_v_d = flag_cmp.ge;
-      if (!flag_side) begin
-        u_odd_d  = flag_cmp.r0_odd;
-        u_zero_d = !flag_cmp.r0_nz && !flag_cmp.nz_hi;
+    if (s1c_q.en && s1c_q.flags) begin
+      u_ge_v_d = cmp_b.ge;
+      if (!s1c_q.side) begin
+        u_odd_d  = cmp_b.r0_odd;
+        u_zero_d = !cmp_b.r0_nz && !cmp_b.nz_hi;
       end else begin
-        v_odd_d  = flag_cmp.r0_odd;
-        v_one_d  = flag_cmp.r0_one && !flag_cmp.nz_hi;
+        v_odd_d  = cmp_b.r0_odd;
+        v_one_d  = cmp_b.r0_one && !cmp_b.nz_hi;
       end
     end
 
@@ -1112,7 +1149,7 @@ module montu_inv #(
           drain_d = 3'(DrainCycles);
         end else if (kill_fix) begin
           // Let the last pass's D flags settle: the first fix pass addresses word 0 KillLead + 1
-          // cycles later (5; 8 when pipelined).
+          // cycles later (5; 7 when pipelined).
           state_d  = StFix;
           s0_cnt_d = period_fix - Pw'(KillLead);
         end
