@@ -342,8 +342,12 @@ module montu_inv #(
   // ---------------------------------------------------------------------------------------------
   // Shared combinational signals
   // ---------------------------------------------------------------------------------------------
-  logic [Aw-1:0]   w_last;        // W - 1
-  logic [Pw-1:0]   period_red, period_fix;
+  // Pass timing from W, registered at start: no adder sits in front of the S0 counter's compare.
+  logic [Aw-1:0]   w_last_d, w_last_q;        // W - 1
+  logic [Pw-1:0]   red_end_d, red_end_q;      // a reduction pass's period - 1
+  logic [Pw-1:0]   fix_end_d, fix_end_q;      // a fix pass's period - 1
+  logic [Pw-1:0]   fix_go_d, fix_go_q;        // the counter after the kill (period_fix - KillLead)
+  logic [Aw-1:0]   w_last;
   logic            s1_first, s1_last;
   pass_t           dec;           // the pass decided at word 0
   pass_t           p1;            // the pass of the word in S1
@@ -380,10 +384,27 @@ module montu_inv #(
   } s1c_t;
   s1c_t            s1c_d, s1c_q;
 
-  assign w_last     = Aw'(words_q - Cw'(1));
-  assign period_red = (Pw'(words_q) + Pw'(PeriodExtra) < Pw'(PeriodMin)) ? Pw'(PeriodMin)
-                                                                         : Pw'(words_q) + Pw'(PeriodExtra);
-  assign period_fix = Pw'(words_q) + Pw'(FixExtra);
+  assign w_last     = w_last_q;
+  always_comb begin
+    w_last_d  = Aw'(words_i - Cw'(1));
+    red_end_d = ((Pw'(words_i) + Pw'(PeriodExtra) < Pw'(PeriodMin))
+                 ? Pw'(PeriodMin) : Pw'(words_i) + Pw'(PeriodExtra)) - Pw'(1);
+    fix_end_d = Pw'(words_i) + Pw'(FixExtra - 1);
+    fix_go_d  = Pw'(words_i) + Pw'(FixExtra - KillLead);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_last_q  <= '0;
+      red_end_q <= Pw'(PeriodMin - 1);
+      fix_end_q <= Pw'(FixExtra);
+      fix_go_q  <= Pw'(FixExtra + 1 - KillLead);
+    end else if ((state_q == StIdle) && start_i) begin
+      w_last_q  <= w_last_d;
+      red_end_q <= red_end_d;
+      fix_end_q <= fix_end_d;
+      fix_go_q  <= fix_go_d;
+    end
+  end
   assign s1_first   = (s1_j_q == '0);
   assign s1_last    = (s1_j_q == w_last);
   assign raddr      = s0_cnt_q[Aw-1:0];
@@ -1054,7 +1075,7 @@ module montu_inv #(
 
     // S0: address words 0..W-1 of a pass every period cycles.
     if (s0_on_q) begin
-      s0_cnt_d = (s0_cnt_q >= ((state_q == StFix) ? period_fix : period_red) - Pw'(1))
+      s0_cnt_d = (s0_cnt_q >= ((state_q == StFix) ? fix_end_q : red_end_q))
                ? '0 : s0_cnt_q + Pw'(1);
     end
 
@@ -1151,7 +1172,7 @@ module montu_inv #(
           // Let the last pass's D flags settle: the first fix pass addresses word 0 KillLead + 1
           // cycles later (5; 7 when pipelined).
           state_d  = StFix;
-          s0_cnt_d = period_fix - Pw'(KillLead);
+          s0_cnt_d = fix_go_q;
         end
       end
       StDrain: begin

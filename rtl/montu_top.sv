@@ -357,6 +357,8 @@ module montu_top
   endfunction
 
   logic            rf_we, rf_re, t_we, t_re;
+  logic [4:0]      rf_wreg;    // the register and word a write goes to (WIPE: see rf_waddr)
+  logic [Jw-1:0]   rf_widx;
   logic [Aw-1:0]   rf_waddr, raddr_a, raddr_b, raddr_n;
   logic [Word-1:0] rf_wdata, t_wdata;
   logic [Ta-1:0]   t_waddr, t_raddr;
@@ -388,26 +390,32 @@ module montu_top
       2'd2:    wo_reg = rb;
       default: wo_reg = rd;
     endcase
+    if (dec_ok && dec_q.is_wmmi) begin
+      rf_we   = 1'b1;
+      rf_wreg = rd;
+      rf_widx = wptr_q;
+      rf_wdata = data_q;
+    end else if (is_mm) begin
+      rf_we   = mm_rf_we;
+      rf_wreg = rd;
+      rf_widx = mm_rf_idx;
+      rf_wdata = mm_rf_wdata;
+    end else if (dec_q.is_minv) begin
+      rf_we   = inv_res_valid && (state_q == StInv);
+      rf_wreg = rd;
+      rf_widx = inv_widx_q;
+      rf_wdata = inv_res_word;
+    end else begin
+      rf_we   = wo_we;
+      rf_wreg = wo_reg;
+      rf_widx = wo_widx;
+      rf_wdata = wo_wdata;
+    end
+    rf_waddr = waddr(rf_wreg, rf_widx);
     if (wiping) begin
       rf_we    = 1'b1;
       rf_waddr = wipe_addr;
       rf_wdata = '0;
-    end else if (dec_ok && dec_q.is_wmmi) begin
-      rf_we    = 1'b1;
-      rf_waddr = waddr(rd, wptr_q);
-      rf_wdata = data_q;
-    end else if (is_mm) begin
-      rf_we    = mm_rf_we;
-      rf_waddr = waddr(rd, mm_rf_idx);
-      rf_wdata = mm_rf_wdata;
-    end else if (dec_q.is_minv) begin
-      rf_we    = inv_res_valid && (state_q == StInv);
-      rf_waddr = waddr(rd, inv_widx_q);
-      rf_wdata = inv_res_word;
-    end else begin
-      rf_we    = wo_we;
-      rf_waddr = waddr(wo_reg, wo_widx);
-      rf_wdata = wo_wdata;
     end
 
     // scratch T: the Montgomery accumulator; WIPE clears it with the register file
@@ -437,6 +445,29 @@ module montu_top
     .rdata_b_o(rdata_b),
     .rdata_n_o(rdata_n)
   );
+
+  // Bit 0 of word 0 of every register, kept beside the register file, so SETMOD's parity check
+  // needs no read: a block RAM's slow output would otherwise start a long path through the
+  // response logic. Every write (WIPE clears) goes through the one write port above.
+  logic [NumRegs-1:0] odd_q;
+  logic               ra_odd;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      odd_q <= '0;
+    end else if (wiping) begin
+      odd_q <= '0;
+    end else if (rf_we && (rf_widx == '0)) begin
+      for (int r = 0; r < NumRegs; r++) begin
+        if (32'(rf_wreg) == r) odd_q[r] <= rf_wdata[0];
+      end
+    end
+  end
+  always_comb begin
+    ra_odd = 1'b0;
+    for (int r = 0; r < NumRegs; r++) begin
+      if (32'(ra) == r) ra_odd = odd_q[r];
+    end
+  end
 
   montu_ram_1r1w #(.Width(Word), .Depth(TDepth)) u_scratch (
     .clk_i,
@@ -557,8 +588,8 @@ module montu_top
         rptr_d   = ptr_inc(rptr_q, s_q);
       end
 
-      StSmChk: begin
-        if (!rdata_a[0]) begin
+      StSmChk: begin   // rdata_a: word 0 of ra
+        if (!ra_odd) begin
           fin     = 1'b1;
           fin_err = ErrEvenModulus;
         end else begin
