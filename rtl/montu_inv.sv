@@ -58,12 +58,14 @@
 //   c = j+10 (L3 writes word j-1 of a', b'); lane 2 in GF(p) adds m·(2^L - x) instead of
 //   subtracting m·x and takes m off the extension sum, which the tail (c = W+11) uses.
 // The next pass decides at its word 0's S1a (c = P+2), after the flags (W+3): P >= W+2; it reads
-// a' word j at c = P+j, written at c = j+11 (word W-1: the tail, W+11; write-first memories):
-// P >= 12. So P = max(W + 2, 12); a fix pass's D flags come at c = W+13: fix passes take W + 11;
+// a' word j at c = P+j, written at c = j+11 (word W-1: the tail, W+11), and without the
+// write-first bypass (an address compare and a multiplexer behind every memory) the read must
+// come after the write: P >= 13. So P = max(W + 2, 13); a fix pass's D flags come at c = W+13:
+// fix passes take W + 11, and at least 13 for the same reason (W = 1);
 // kill to the next pass's word 0 is 7 cycles and a failed inversion's done_o comes 6 cycles
 // after the kill, with the last tail. The cycle counts below become: no inverse at load: W + 2,
 // gcd != 1: max(W, Word) + 12 + passes·P, success: max(W, Word) + W + 14 + passes·P +
-// fixes·(W + 11).
+// fixes·max(W + 11, 13).
 //
 // Coefficient growth bound: over 49,570 random runs of an instrumented copy of run_inversion
 // (Word = 8/32/64, W = 1..32, odd, even and RSA-style moduli, y even, extreme/short operands,
@@ -114,14 +116,15 @@ module montu_inv #(
 );
   localparam int unsigned Aw      = (MaxWords > 1) ? $clog2(MaxWords) : 1;
   localparam int unsigned Tw      = $clog2(Word);           // t <= Word - 1
-  localparam int unsigned Pw      = $clog2(MaxWords + (Pipelined ? 12 : 7));   // period counter
+  localparam int unsigned Pw      = $clog2(MaxWords + (Pipelined ? 14 : 7));   // period counter
   // Pass timing (see the header): the shortest reduction period and how much longer than W a
-  // reduction pass must be, the fix-pass period W + FixExtra, the cycles from the kill decision
+  // reduction pass must be, the fix-pass period max(W + FixExtra, FixMin), the cycles from the kill decision
   // of the pass after the last reduction pass to the next pass's word 0, and the drain after a
   // failed inversion (done_o comes with the last pass's last write).
-  localparam int unsigned PeriodMin   = Pipelined ? 12 : 6;
+  localparam int unsigned PeriodMin   = Pipelined ? 13 : 6;
   localparam int unsigned PeriodExtra = Pipelined ? 2 : 0;
   localparam int unsigned FixExtra    = Pipelined ? 11 : 6;
+  localparam int unsigned FixMin      = Pipelined ? 13 : 7;   // (W >= 1: 7 never binds)
   localparam int unsigned KillLead    = Pipelined ? 6 : 4;
   localparam int unsigned DrainCycles = Pipelined ? 5 : 2;
   localparam int unsigned ExtBits = 8;                      // see the growth bound above
@@ -305,7 +308,9 @@ module montu_inv #(
   logic [Aw-1:0]     raddr;
 
   for (genvar k = 0; k < NumMems; k++) begin : g_mem
-    montu_inv_ram #(.Width(Word), .Depth(MaxWords), .OutReg(Pipelined)) u_ram (
+    montu_inv_ram #(
+      .Width(Word), .Depth(MaxWords), .OutReg(Pipelined), .WriteFirst(!Pipelined)
+    ) u_ram (
       .clk_i,
       .we_i    (we[k]),
       .waddr_i (waddr[k]),
@@ -389,15 +394,16 @@ module montu_inv #(
     w_last_d  = Aw'(words_i - Cw'(1));
     red_end_d = ((Pw'(words_i) + Pw'(PeriodExtra) < Pw'(PeriodMin))
                  ? Pw'(PeriodMin) : Pw'(words_i) + Pw'(PeriodExtra)) - Pw'(1);
-    fix_end_d = Pw'(words_i) + Pw'(FixExtra - 1);
-    fix_go_d  = Pw'(words_i) + Pw'(FixExtra - KillLead);
+    fix_end_d = ((Pw'(words_i) + Pw'(FixExtra) < Pw'(FixMin))
+                 ? Pw'(FixMin) : Pw'(words_i) + Pw'(FixExtra)) - Pw'(1);
+    fix_go_d  = fix_end_d + Pw'(1) - Pw'(KillLead);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       w_last_q  <= '0;
       red_end_q <= Pw'(PeriodMin - 1);
-      fix_end_q <= Pw'(FixExtra);
-      fix_go_q  <= Pw'(FixExtra + 1 - KillLead);
+      fix_end_q <= Pw'(((1 + FixExtra < FixMin) ? FixMin : 1 + FixExtra) - 1);
+      fix_go_q  <= Pw'(((1 + FixExtra < FixMin) ? FixMin : 1 + FixExtra) - KillLead);
     end else if ((state_q == StIdle) && start_i) begin
       w_last_q  <= w_last_d;
       red_end_q <= red_end_d;

@@ -1,15 +1,17 @@
 // Scratch memory of the inversion engine: one synchronous write port, one synchronous read port.
 //
-// rdata_o = mem[raddr_i] as of the last clock edge, where a read of the address being written in
-// the same cycle returns the word being written (write-first / transparent read), so a pass may
-// read a word in the cycle its predecessor writes it. Read every cycle. No reset on the contents.
-// Written in the form Yosys maps to block RAM (it adds the bypass when the primitive lacks it).
+// rdata_o = mem[raddr_i] as of the last clock edge. WriteFirst = 1: a read of the address being
+// written in the same cycle returns the word being written (transparent read), so a pass may read
+// a word in the cycle its predecessor writes it; Yosys adds that bypass (an address compare and a
+// multiplexer) behind the block RAM. WriteFirst = 0: no bypass; such a read returns the old word
+// and the engine never makes one. Read every cycle. No reset on the contents.
 // OutReg = 1 adds one flip-flop stage after the read (two cycles of latency): the block RAM's
 // slow clock-to-output then ends in a register instead of starting a logic path.
 module montu_inv_ram #(
   parameter  int unsigned Width  = 64,
   parameter  int unsigned Depth  = 64,
   parameter  bit          OutReg = 1'b0,
+  parameter  bit          WriteFirst = 1'b1,
   localparam int unsigned Aw    = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  logic             clk_i,
@@ -27,8 +29,8 @@ module montu_inv_ram #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (we_i && (waddr_i == raddr_i)) rdata_q <= wdata_i;
-    else                              rdata_q <= mem_q[raddr_i];
+    if (WriteFirst && we_i && (waddr_i == raddr_i)) rdata_q <= wdata_i;
+    else                                            rdata_q <= mem_q[raddr_i];
   end
 
   if (OutReg) begin : g_out_reg

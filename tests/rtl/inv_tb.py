@@ -37,13 +37,14 @@ def expected_cycles(W: int, passes: int, fixes: int, ok: bool, load_fail: bool,
     (plus `gaps` idle cycles inside the load, which overlaps the Word-cycle Hensel lifting)."""
     # Pipelined = 1: registered load words and memory reads, S1 in three cycles, m and the lanes pipelined
     # (montu_inv.sv's header)
-    P = max(W + 2, 12) if PIPELINED else max(W, 6)
+    P = max(W + 2, 13) if PIPELINED else max(W, 6)
+    fix = max(W + 11, 13) if PIPELINED else W + 6
     if load_fail:
         return W + gaps + 1 + PIPELINED
     setup = max(W + gaps, WORD)
     if not ok:
         return setup + (12 if PIPELINED else 7) + passes * P
-    return setup + W + (14 if PIPELINED else 9) + passes * P + fixes * (W + (11 if PIPELINED else 6))
+    return setup + W + (14 if PIPELINED else 9) + passes * P + fixes * fix
 
 
 # ----------------------------------------------------------------------------- operands
