@@ -360,6 +360,7 @@ module montu_inv #(
   logic            kill_fail, kill_fix, go_out, out_last;
   logic [Word-1:0] w_f, w_s, p_f, p_s, q_f, q_s, w_cur, p_cur, q_cur;
   logic [ExtBits-1:0] pe_f, pe_s, qe_f, qe_s;
+  logic [ExtBits:0]   pe_b0, pe_b1, qe_b0, qe_b1;   // f - s without / with the word's borrow
   logic [Word:0]   w_sub, p_sub, q_sub;
   logic [Tw-1:0]   t_new;
   pass_t           p1b;           // the pass of the word in S1b (t set)
@@ -487,7 +488,12 @@ module montu_inv #(
       q_cur = q_sub[Word-1:0];
     end
 
-    // Extensions of a and b (taken at word W-1, with its borrow out).
+    // Extensions of a and b (taken at word W-1, with its borrow out). GF(p): carry select, both
+    // differences are ready when the word subtract's borrow picks one.
+    pe_b0 = {pe_f[ExtBits-1], pe_f} - {pe_s[ExtBits-1], pe_s};
+    pe_b1 = {pe_f[ExtBits-1], pe_f} + ~{pe_s[ExtBits-1], pe_s};
+    qe_b0 = {qe_f[ExtBits-1], qe_f} - {qe_s[ExtBits-1], qe_s};
+    qe_b1 = {qe_f[ExtBits-1], qe_f} + ~{qe_s[ExtBits-1], qe_s};
     if (!p1.diff) begin
       pe_d = {pe_f[ExtBits-1], pe_f};
       qe_d = {qe_f[ExtBits-1], qe_f};
@@ -495,8 +501,8 @@ module montu_inv #(
       pe_d = {1'b0, pe_f ^ pe_s};
       qe_d = {1'b0, qe_f ^ qe_s};
     end else begin
-      pe_d = {pe_f[ExtBits-1], pe_f} - {pe_s[ExtBits-1], pe_s} - {{ExtBits{1'b0}}, p_sub[Word]};
-      qe_d = {qe_f[ExtBits-1], qe_f} - {qe_s[ExtBits-1], qe_s} - {{ExtBits{1'b0}}, q_sub[Word]};
+      pe_d  = p_sub[Word] ? pe_b1 : pe_b0;
+      qe_d  = q_sub[Word] ? qe_b1 : qe_b0;
     end
     if (!(s1_valid_q && s1_last)) begin
       pe_d = pe_q;
