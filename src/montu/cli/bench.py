@@ -38,7 +38,7 @@ def _unit_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
                         help="rtl: the Verilated RTL (default); sim: the cycle-exact simulator")
     parser.add_argument("--pipelined", action="store_true",
-                        help="the pipelined unit (Pipelined = 1: MAC lanes, q unit, word engine); results go to "
+                        help="the pipelined unit (Pipelined = 1: MAC lanes, q unit, word and inversion engines); results go to "
                              "*_pipelined.json so the default unit's stay")
 
 

@@ -82,7 +82,7 @@ def render_doc(isa: InstructionSet) -> str:
         "response is valid. The formulas below are the RTL's timing model; the simulator evaluates them",
         "and the differential tests check the RTL against them command by command. Variables: k, W,",
         "`Word`, `Lanes`, `NumRegs`, `MaxWords` = MaxBits / Word, `Pipelined` (1 when the unit is "
-        "built for a high clock: pipelined MAC lanes, q unit and word engine; else 0) and gf2m (1 in",
+        "built for a high clock: pipelined MAC lanes, q unit, word and inversion engines; else 0) and gf2m (1 in",
         "GF(2^m) mode).",
         f"A rejected command always answers after {isa.error_cycles} cycles and changes nothing.",
         "Only MINV (inversion) depends on operand values, through its pass counts; every other",
