@@ -15,5 +15,5 @@ def results_path(name: str, pipelined: bool = False) -> Path:
 
 
 def unit_text(pipelined: bool) -> str:
-    """How the tables' headers name the MAC lanes: Pipelined=0 or Pipelined=1 (pipelined)."""
-    return "Pipelined=1 (pipelined MAC lanes and word engine)" if pipelined else "Pipelined=0"
+    """How the tables' headers name the build: Pipelined=0 or Pipelined=1 (pipelined engines)."""
+    return "Pipelined=1 (pipelined MAC lanes, word and inversion engines)" if pipelined else "Pipelined=0"
