@@ -306,6 +306,8 @@ module montu_inv #(
   logic [Aw-1:0]     waddr [NumMems];
   logic [Word-1:0]   wdata [NumMems];
   logic [Aw-1:0]     raddr;
+  logic [Aw-1:0]     raddr_x, raddr_y;
+  logic [Aw-1:0]     mem_raddr [NumMems];
 
   for (genvar k = 0; k < NumMems; k++) begin : g_mem
     montu_inv_ram #(
@@ -315,7 +317,7 @@ module montu_inv #(
       .we_i    (we[k]),
       .waddr_i (waddr[k]),
       .wdata_i (wdata[k]),
-      .raddr_i (raddr),
+      .raddr_i (mem_raddr[k]),
       .rdata_o (rdata[k])
     );
   end
@@ -383,12 +385,13 @@ module montu_inv #(
     logic            init;      // start the flags (word 0)
     logic            a_en;      // fold (a_r, a_o), word a_word0 ? 0 : > 0
     logic            a_word0;
-    logic            b_en;      // then fold (b_r, b_o), the last word
+    logic            b_en;      // then fold (b_r, the other side's last word), the last word
     logic            flags;     // the flags of the next pass are complete
     logic            side;
-    logic [Word-1:0] a_r, a_o, b_r, b_o;
+    logic [Word-1:0] a_r, a_o, b_r;
   } s1c_t;
   s1c_t            s1c_d, s1c_q;
+  logic [Word-1:0] s1c_o_last;   // the other side's last word: in S1c, o1_q holds it
 
   assign w_last     = w_last_q;
   always_comb begin
@@ -415,6 +418,26 @@ module montu_inv #(
   assign s1_first   = (s1_j_q == '0);
   assign s1_last    = (s1_j_q == w_last);
   assign raddr      = s0_cnt_q[Aw-1:0];
+
+  // X and Y are never written during the passes. The pipelined build reads their words when the
+  // lanes need them (the address delayed) instead of carrying the words along in flip-flops.
+  if (Pipelined) begin : g_xy_late
+    logic [Aw-1:0] rd_q [4];   // raddr delayed by 1 .. 4 cycles
+    always_ff @(posedge clk_i) begin
+      rd_q[0] <= raddr;
+      for (int k = 1; k < 4; k++) rd_q[k] <= rd_q[k-1];
+    end
+    assign raddr_x = rd_q[2];   // x_j one cycle before the lane input (2^L - x is made there)
+    assign raddr_y = rd_q[3];   // y_j at the lane input
+  end else begin : g_xy_with_s1
+    assign raddr_x = raddr;
+    assign raddr_y = raddr;
+  end
+  always_comb begin
+    for (int k = 0; k < NumMems; k++) mem_raddr[k] = raddr;
+    mem_raddr[MemX] = raddr_x;
+    mem_raddr[MemY] = raddr_y;
+  end
   assign s0_issue   = s0_on_q && (s0_cnt_q < Pw'(words_q));
 
   // ---------------------------------------------------------------------------------------------
@@ -552,12 +575,12 @@ module montu_inv #(
     // late word 0 (w1l_q) instead.
     if (w1l_q) begin
       s1c_d = '{en: 1'b1, init: 1'b1, a_en: 1'b1, a_word0: 1'b1, b_en: 1'b0, flags: 1'b1,
-                side: pc_q.side, a_r: r_w1, a_o: o1_q, b_r: '0, b_o: '0};
+                side: pc_q.side, a_r: r_w1, a_o: o1_q, b_r: '0};
     end else begin
       s1c_d = '{en: v1b && (p1b.kind == KindRed), init: s1b_q.first, a_en: !s1b_q.first,
                 a_word0: (s1b_q.j == Aw'(1)), b_en: s1b_q.last,
                 flags: s1b_q.last && !s1b_q.first, side: p1b.side,
-                a_r: r_prev, a_o: o1_q, b_r: r_last, b_o: s1b_q.ws};
+                a_r: r_prev, a_o: o1_q, b_r: r_last};
     end
   end
 
@@ -568,14 +591,16 @@ module montu_inv #(
       if (!rst_ni) s1c_q <= '0;
       else         s1c_q <= s1c_d;
     end
+    assign s1c_o_last = o1_q;
   end else begin : g_s1c_wire
-    assign s1c_q = s1c_d;
+    assign s1c_q      = s1c_d;
+    assign s1c_o_last = s1b_q.ws;
   end
 
   always_comb begin
     cmp_a = s1c_q.init ? cmp_t'{ge: 1'b1, default: 1'b0} : cmp_q;
     if (s1c_q.a_en) cmp_a = absorb(cmp_a, s1c_q.a_r, s1c_q.a_o, s1c_q.side, s1c_q.a_word0);
-    cmp_b = s1c_q.b_en ? absorb(cmp_a, s1c_q.b_r, s1c_q.b_o, s1c_q.side, 1'b0) : cmp_a;
+    cmp_b = s1c_q.b_en ? absorb(cmp_a, s1c_q.b_r, s1c_o_last, s1c_q.side, 1'b0) : cmp_a;
     cmp_d = s1c_q.en ? cmp_b : cmp_q;
   end
 
@@ -793,8 +818,10 @@ module montu_inv #(
     localparam int unsigned MacLat  = 4;   // lane input -> u
 
     ctl_t              ctl_q [InDelay + MacLat + 2];   // [k]: the control k+1 cycles after S1b
-    logic [Word-1:0]   p_q [InDelay], q_q [InDelay], y_q [InDelay];
-    logic [Word-1:0]   x_q [InDelay + MacLat];         // x_j, for lane 2 and the D compare
+    logic [Word-1:0]   p_q [InDelay], q_q [InDelay];
+    logic [Word-1:0]   x_q [2:InDelay + MacLat - 1];   // x_j after the memory, for lane 2 and the
+                                                       // D compare (y_j comes straight from it)
+    logic [Word-1:0]   x_in;                           // x_j in the cycle before the lane input
     logic [Word-1:0]   nx_q;                           // 2^L - x, word j (at ctl_q[2])
     logic              nxc_q;                          // its carry
     logic [Word:0]     nx_sum;
@@ -828,7 +855,7 @@ module montu_inv #(
     );
 
     always_comb begin
-      nx_sum = {1'b0, ~x_q[1]} + {{Word{1'b0}}, (ctl_q[1].j == '0) ? 1'b1 : nxc_q};
+      nx_sum = {1'b0, ~x_in} + {{Word{1'b0}}, (ctl_q[1].j == '0) ? 1'b1 : nxc_q};
       // lane input: m at word 0 from the product (fix passes: 1), held for the other words
       for (int k = 0; k < Word; k++) mask_t[k] = (Tw'(k) < ctl_in.pass.t);   // 2^t - 1
       m0     = (ctl_in.pass.kind == KindFix) ? Word'(1) : (qprod & mask_t);
@@ -839,14 +866,12 @@ module montu_inv #(
     always_ff @(posedge clk_i) begin
       p_q[0] <= ln_p;
       q_q[0] <= ln_q;
-      y_q[0] <= ln_y;
-      x_q[0] <= ln_x;
+      x_q[2] <= x_in;
       for (int k = 1; k < InDelay; k++) begin
         p_q[k] <= p_q[k-1];
         q_q[k] <= q_q[k-1];
-        y_q[k] <= y_q[k-1];
       end
-      for (int k = 1; k < InDelay + MacLat; k++) x_q[k] <= x_q[k-1];
+      for (int k = 3; k < InDelay + MacLat; k++) x_q[k] <= x_q[k-1];
       // -x is needed at the lane input: word j of 2^L - x is ready one cycle after x_j
       if (ctl_q[1].valid) begin
         nxc_q <= nx_sum[Word];
@@ -865,7 +890,7 @@ module montu_inv #(
 
     montu_mac_pipe #(.Word(Word)) u_lane1 (
       .clk_i, .gf2m_i(gf_q), .first_i(ctl_in.j == '0),
-      .a_i(m_cur), .b_i(y_q[InDelay - 1]), .c_i(p_q[InDelay - 1]), .u_o(u1), .ca_o(ca1)
+      .a_i(m_cur), .b_i(rdata[MemY]), .c_i(p_q[InDelay - 1]), .u_o(u1), .ca_o(ca1)
     );
     montu_mac_pipe #(.Word(Word)) u_lane2 (
       .clk_i, .gf2m_i(gf_q), .first_i(ctl_in.j == '0),
@@ -901,8 +926,9 @@ module montu_inv #(
       e2_q <= e2_d;
     end
     assign x_wr = xw_q;
+    assign x_in = rdata[MemX];
     logic unused_ca;
-    assign unused_ca = ^{ctl_ca.j, ctl_ca.jm1, ctl_ca.pass, ctl_in.last, ctl_in.jm1};
+    assign unused_ca = ^{ctl_ca.j, ctl_ca.jm1, ctl_ca.pass, ctl_in.last, ctl_in.jm1, ln_x, ln_y};
   end
 
   assign unused_ctl = ^{l3_ctl.valid, l3_ctl.last, tail_ctl.valid, tail_ctl.last, tail_ctl.jm1};

@@ -10,8 +10,9 @@
 //
 // Stages (a word entering in cycle t):
 //   t     operands registered
-//   t+1   16 x 16 partial products (MULT18X18D) and the carry-less rows of the chunks of b
-//   t+2   rows: a * (16-bit chunk k of b), one adder each
+//   t+1   16 x 16 partial products (MULT18X18D); a and b wait a cycle
+//   t+2   rows: a * (16-bit chunk k of b), one adder each (GF(2^m): the carry-less rows, from
+//         the delayed a and b: 128 flip-flops instead of N rows of Word + 16)
 //   t+3   accumulate: u_j, H_j, k_j
 // u_o is valid in cycle t+4 and ca_o (the carry word ca_j) in cycle t+5.
 // The datapath registers have no reset: every value is written before it is read.
@@ -44,9 +45,9 @@ module montu_mac_pipe #(
   // t: operands
   logic [Word-1:0] a_q, b_q, c_q;
   logic            first_q;
-  // t+1: partial products p[k][l] = chunk l of a times chunk k of b; carry-less rows
+  // t+1: partial products p[k][l] = chunk l of a times chunk k of b; a, b for the carry-less rows
   logic [2*C-1:0]  prod_q [N][N];
-  logic [Rw-1:0]   clrow_q [N];
+  logic [Word-1:0] a1_q, b1_q;
   logic [Word-1:0] c1_q;
   logic            first1_q;
   // t+2: rows
@@ -68,8 +69,9 @@ module montu_mac_pipe #(
       for (int unsigned l = 0; l < N; l++) begin
         prod_q[k][l] <= a_q[C*l +: C] * b_q[C*k +: C];
       end
-      clrow_q[k] <= clmul_row(a_q, b_q[C*k +: C]);
     end
+    a1_q     <= a_q;
+    b1_q     <= b_q;
     c1_q     <= c_q;
     first1_q <= first_q;
   end
@@ -83,7 +85,7 @@ module montu_mac_pipe #(
       odd  = '0;
       for (int unsigned l = 0; l < N; l += 2) even[C*l +: 2*C] = prod_q[k][l];
       for (int unsigned l = 1; l < N; l += 2) odd[C*(l-1) +: 2*C] = prod_q[k][l];
-      row_q[k] <= gf2m_i ? clrow_q[k] : (even + (odd << C));
+      row_q[k] <= gf2m_i ? clmul_row(a1_q, b1_q[C*k +: C]) : (even + (odd << C));
     end
     c2_q     <= c1_q;
     first2_q <= first1_q;

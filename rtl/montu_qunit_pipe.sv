@@ -3,8 +3,9 @@
 //   t = u(x) * w(x) mod x^Word      (GF(2^m), carry-less)
 // Only the partial products below 2^Word are built. Stages (u entering in cycle c):
 //   c     16 x 16 partial products p[k][l] = chunk l of u times chunk k of w, k + l < Word/16
-//         (MULT18X18D), and the carry-less rows u * (chunk k of w) mod x^Word
-//   c+1   rows: u * (chunk k of w) mod 2^(Word - 16k)
+//         (MULT18X18D); u waits a cycle (w is held)
+//   c+1   rows: u * (chunk k of w) mod 2^(Word - 16k) (GF(2^m): the carry-less rows
+//         u * (chunk k of w) mod x^Word, from the delayed u)
 //   c+2   t = the sum of the rows, row k shifted up by 16k, mod 2^Word
 // t_o is valid in cycle c+3. No reset: every value is written before it is read.
 module montu_qunit_pipe #(
@@ -30,7 +31,7 @@ module montu_qunit_pipe #(
   endfunction
 
   logic [2*C-1:0]  prod_q [N][N];   // only k + l < N are used
-  logic [Word-1:0] clrow_q [N];
+  logic [Word-1:0] u1_q;
   logic [Word-1:0] row_q [N];
   logic [Word-1:0] t_d, t_q;
 
@@ -40,8 +41,8 @@ module montu_qunit_pipe #(
         if (k + l < N) prod_q[k][l] <= u_i[C*l +: C] * w_i[C*k +: C];
         else           prod_q[k][l] <= '0;
       end
-      clrow_q[k] <= clmul_row_lo(u_i, w_i[C*k +: C]);
     end
+    u1_q <= u_i;
   end
 
   always_ff @(posedge clk_i) begin
@@ -49,7 +50,7 @@ module montu_qunit_pipe #(
       logic [Word-1:0] row;
       row = '0;
       for (int unsigned l = 0; l + k < N; l++) row = row + (Word'(prod_q[k][l]) << (C*l));
-      row_q[k] <= gf2m_i ? clrow_q[k] : row;
+      row_q[k] <= gf2m_i ? clmul_row_lo(u1_q, w_i[C*k +: C]) : row;
     end
   end
 
