@@ -395,7 +395,7 @@ def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None
     out = ["## The pipelined build (Pipelined = 1)", "",
            "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit, the "
            "inversion engine with registered memory reads, a pipelined m product and lanes and a "
-           "two-cycle select stage, "
+           "three-cycle select stage, "
            "and the word engine with a register after each of its four stages "
            "(docs/architecture.md): more cycles per instruction, a shorter clock period.", ""]
     rows = [[f"{top} alone, Pipelined = {pm}" + (_older(run, rtl_now) if run else ""),
