@@ -1,6 +1,9 @@
 """run_in_group: a timeout stops the command and everything it started."""
 
+import os
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -31,6 +34,38 @@ def test_a_timeout_kills_the_grandchild_too(tmp_path: Path) -> None:
             break
         time.sleep(0.1)
     assert not _alive(grandchild), f"pid {grandchild} survived the timeout"
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+def test_sigterm_to_the_caller_kills_the_grandchild_and_exits_143(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    caller = (
+        "from montu.synth.process import run_in_group, sigterm_as_exit\n"
+        "with sigterm_as_exit():\n"
+        f"    run_in_group(['sh', '-c', 'sleep 120 & echo $! > {pid_file}; wait'], timeout=100)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", caller])
+    for _ in range(200):
+        if pid_file.is_file() and pid_file.read_text().strip():
+            break
+        time.sleep(0.05)
+    grandchild = int(pid_file.read_text())
+    os.kill(proc.pid, signal.SIGTERM)
+    assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+    for _ in range(50):
+        if not _alive(grandchild):
+            break
+        time.sleep(0.1)
+    assert not _alive(grandchild), f"pid {grandchild} survived the SIGTERM of its caller"
+
+
+def test_the_previous_sigterm_handler_comes_back() -> None:
+    from montu.synth.process import sigterm_as_exit
+
+    before = signal.getsignal(signal.SIGTERM)
+    with sigterm_as_exit():
+        assert signal.getsignal(signal.SIGTERM) is not before
+    assert signal.getsignal(signal.SIGTERM) is before
 
 
 def test_output_and_status_come_back_as_from_subprocess_run() -> None:

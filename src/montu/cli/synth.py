@@ -47,6 +47,13 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _synth(args: argparse.Namespace) -> int:
+    from montu.synth.process import sigterm_as_exit
+
+    with sigterm_as_exit():       # a `kill` of montu synth takes its Yosys/nextpnr with it
+        return _synth_runs(args)
+
+
+def _synth_runs(args: argparse.Namespace) -> int:
     from montu.synth import SWEEP, Device, SynthConfig, flow, results
     from montu.synth.progress import Progress
 
