@@ -154,3 +154,14 @@ def test_cli_report_and_bad_synth_input_give_one_line(tmp_path: Path):
     run = subprocess.run([sys.executable, "-m", "montu", "report", "--results", str(results),
                           "-o", str(tmp_path / "perf.md")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 2 and "not valid JSON" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_routing_times_name_the_routed_wide_runs_and_count_the_estimates():
+    routed = _synth_run(64, 2, 4096, 60.0) | {"seconds": {"yosys": 200.0, "nextpnr": 5220.0}}
+    cut = _synth_run(64, 1, 1024, 27.0) | {"fmax_stage": "post-placement estimate (routing did not finish)"}
+    narrow = _synth_run(32, 2, 4096, 40.0)
+    text = " ".join(performance._routing_times([routed, cut, narrow]))
+    assert "placed and routed W64/L2/4096 in 87 min" in text
+    assert "1 of 2 are placement estimates" in text
+    assert performance._routing_times([narrow]) == []
+    assert "all routed" in " ".join(performance._routing_times([routed]))

@@ -177,8 +177,9 @@ def synth_section(synth: dict | None, rtl_now: str | None) -> str:
                       "DP16KD", "DPR16X4", "LUT-eq", "fmax (MHz)"], rows))
     if any(r.get("fmax_stage", "post-route") != "post-route" for r in runs):
         out += ["", "‡ nextpnr's timing estimate after placement: routing did not finish (it was "
-                "stopped, or cut by `montu synth --timeout`). Routed figures are usually a "
-                "little lower. Rerun the configuration for the routed figure."]
+                "stopped, or cut by `montu synth --timeout`). The routed figure can differ "
+                "either way, by a lot: rerun the configuration with the default timeout (2 h "
+                "per tool) for it."]
     if any(r[0].endswith("†") for r in rows):
         out += ["", "† measured on an earlier revision of rtl/ (rerun `montu synth` for it)."]
     tools = first.get("tools", {})
@@ -300,13 +301,29 @@ def fmax_section(synth: dict | None, rtl_now: str | None = None) -> str:
         "`Pipelined = 1` (next section) takes the multiplies out of single cycles: montu_mont's "
         "MAC lanes and q unit and montu_inv's m product and lanes become pipelined multipliers "
         "(16×16 products on MULT18X18D, row sums, an accumulate stage that keeps the word carry "
-        "recurrence inside the lane), montu_inv's select/subtract stage is split in two, and "
-        "montu_wordop gets a register after each of its four stages. Whole-unit runs at Word 64 "
-        "do not finish routing within the flow's time limit here (placement estimates, ‡); the "
-        "Word 32 runs in the table above are routed.",
+        "recurrence inside the lane), montu_inv's select/subtract stage takes three cycles, and "
+        "montu_wordop gets a register after each of its four stages.",
         "",
+        *_routing_times(unit_runs(synth)),
     ]
     return "\n".join(out)
+
+
+def _routing_times(runs: list[dict]) -> list[str]:
+    """How long nextpnr took on the routed whole-unit runs at Word 64, and which ones are only
+    placement estimates: routing, not synthesis, is the long part of the flow at that width."""
+    wide = [r for r in runs if r["config"].get("Word") == 64]
+    routed = [r for r in wide if r.get("fmax_stage", "post-route") == "post-route"]
+    if not wide:
+        return []
+    parts = [f"{config_label(r['config'])} in {r['seconds']['nextpnr'] / 60:.0f} min"
+             for r in routed if r.get("seconds", {}).get("nextpnr")]
+    text = "Whole-unit runs at Word 64: "
+    text += ("nextpnr placed and routed " + ", ".join(parts) + "; " if parts else "")
+    estimated = len(wide) - len(routed)
+    text += (f"{estimated} of {len(wide)} are placement estimates (‡), cut by a shorter "
+             "`--timeout`." if estimated else "all routed.")
+    return [text, ""]
 
 
 def _unit_rows(unit: dict) -> dict[tuple[str, str], list[tuple[int, float]]]:
