@@ -413,6 +413,7 @@ def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None
             for pm in (0, 1)}
     wordop = {pm: _engine_run(synth, "montu_wordop", Word=word, MaxBits=4096, pm=pm) for pm in (0, 1)}
     inv = {pm: _engine_run(synth, "montu_inv", Word=word, MaxBits=1024, pm=pm) for pm in (0, 1)}
+    units = {pm: find_run(synth, Word=word, Lanes=lanes, MaxBits=4096, Pipelined=pm) for pm in (0, 1)}
     out = ["## The pipelined build (Pipelined = 1)", "",
            "`Pipelined = 1` builds the Montgomery engine with pipelined MAC lanes and q unit, the "
            "inversion engine with registered memory reads, a pipelined m product and lanes and a "
@@ -460,16 +461,34 @@ def pipelined_section(unit_pipelined: dict, synth: dict | None, ecc: dict | None
             if key[0] in ("prime256v1", "secp384r1", "sect283k1") and key[1] in ECC_COMPARE_OPS \
                     and isinstance(default_rows.get(key), (int, float)) \
                     and isinstance(r.get("cycles"), (int, float)):
-                rows.append([key[0], key[1], f"{default_rows[key]:,.0f}", f"{r['cycles']:,.0f}",
-                             f"{r['cycles'] / default_rows[key]:.2f}"])
-        out += [table(["curve", "operation", "Pipelined = 0", "Pipelined = 1", "ratio"],
-                      rows), ""]
+                rows.append([key[0], key[1], *_both_builds(default_rows[key], r["cycles"], units)])
+        out += [table(["curve", "operation", *_both_headers(units)], rows), ""]
     if rsa and rsa_pipelined:
-        out += [_rsa_builds(rsa, rsa_pipelined)]
+        out += [_rsa_builds(rsa, rsa_pipelined, units)]
+    if all(units.values()):
+        out += ["The times are at each build's whole-unit fmax for W64/L2/4096 (the table "
+                "above): the wall-clock comparison of the two builds.", ""]
     return "\n".join(out)
 
 
-def _rsa_builds(rsa: dict, rsa_pipelined: dict) -> str:
+def _both_headers(units: dict[int, dict | None]) -> list[str]:
+    headers = ["Pipelined = 0", "Pipelined = 1", "ratio"]
+    if all(units.values()):
+        headers += [f"time at {fmax_text(units[pm], ' MHz')}" for pm in (0, 1)]
+    return headers
+
+
+def _both_builds(default: float, pipelined: float, units: dict[int, dict | None]) -> list[str]:
+    """Cycles of both builds, their ratio and, when both whole units were synthesized, each
+    build's time at its own fmax."""
+    row = [f"{default:,.0f}", f"{pipelined:,.0f}", f"{pipelined / default:.2f}"]
+    if all(units.values()):
+        row += [_fmt_time(c / float(units[pm]["fmax_mhz"]))   # type: ignore[index]
+                for pm, c in ((0, default), (1, pipelined))]
+    return row
+
+
+def _rsa_builds(rsa: dict, rsa_pipelined: dict, units: dict[int, dict | None]) -> str:
     """RSA's warm cycles on the two builds, operation by operation (deterministic: no key
     generation, whose time depends on the primes found)."""
     default = {(r.get("op"), r.get("bits")): r.get("cycles") for r in rsa.get("rows", [])}
@@ -478,13 +497,12 @@ def _rsa_builds(rsa: dict, rsa_pipelined: dict) -> str:
         key = (r.get("op"), r.get("bits"))
         base, cycles = default.get(key), r.get("cycles")
         if isinstance(base, (int, float)) and isinstance(cycles, (int, float)) and base:
-            rows.append([key[0], key[1], f"{base:,.0f}", f"{cycles:,.0f}", f"{cycles / base:.2f}"])
+            rows.append([key[0], key[1], *_both_builds(base, cycles, units)])
     text = [f"RSA on the two builds (`montu bench rsa`, backend `{rsa.get('backend')}`, and "
             f"`montu bench rsa --pipelined`, backend `{rsa_pipelined.get('backend')}`; warm "
             "cycles, per-key constants cached): short operands pay most, as in ECC (a 1024-bit key's "
             "CRT halves are 512 bits).", ""]
-    return "\n".join(text + [table(["operation", "bits", "Pipelined = 0", "Pipelined = 1",
-                                     "ratio"], rows), ""])
+    return "\n".join(text + [table(["operation", "bits", *_both_headers(units)], rows), ""])
 
 
 ECC_COMPARE_OPS = ("scalar_mult", "sign", "verify")
