@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding as pyca_padding
 from cryptography.hazmat.primitives.asymmetric import rsa as pyca_rsa
 
 import montu.rsa
@@ -159,6 +161,33 @@ def _count_reads(unit: Unit, key: RsaPrivateKey) -> int:
     key.sign(b"count")
     unit._backend = counter.inner
     return counter.reads
+
+
+@pytest.mark.parametrize("crt", [True, False])
+def test_a_transient_fault_does_not_poison_the_key(crt: bool) -> None:
+    """Issue #16 item 3: a glitch anywhere in a cold private operation (while the per-modulus
+    R²/R³ are computed and cached) may cost at most one RsaFaultError; the operation after an
+    RsaFaultError succeeds, and no invalid signature is ever released."""
+    numbers = _pyca(1024)
+    public = pyca_rsa.RSAPublicNumbers(numbers.public_numbers.e, numbers.public_numbers.n).public_key()
+    counter_unit = Unit(backend="sim")
+    cold_reads = _count_reads(counter_unit, _montu_key(numbers, counter_unit, crt))
+    message = b"transient"
+    for fault_at in range(1, cold_reads + 1):
+        unit = Unit(backend="sim")
+        key = _montu_key(numbers, unit, crt)
+        unit._backend = _FaultyBackend(unit._backend, fault_at)
+        outcomes = []
+        for _ in range(3):
+            try:
+                signature = key.sign(message)
+            except RsaFaultError:
+                outcomes.append("fault")
+                continue
+            public.verify(signature, message, pyca_padding.PKCS1v15(), hashes.SHA256())  # raises if bad
+            outcomes.append("ok")
+        assert "fault, fault" not in ", ".join(outcomes), (fault_at, outcomes)
+        assert outcomes[-1] == "ok", (fault_at, outcomes)
 
 
 def test_a_corrupted_crt_exponent_releases_no_signature(unit: Unit) -> None:

@@ -14,6 +14,8 @@ public): the exponents go through `Unit.mod_exp` with a fixed exponent length.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from montu.arith.field import Field
@@ -49,20 +51,37 @@ def public(unit: Unit, x: int, n: int, e: int) -> int:
     return unit.mod_exp_public(x, e, n)
 
 
+@contextmanager
+def forgetting_on_failure(unit: Unit, *moduli: int) -> Iterator[None]:
+    """Run a block; if it fails in any way (a fault detected by the check, a unit error), drop
+    the unit's cached constants (R², R³) of every modulus the block used before re-raising.
+
+    A transient fault can corrupt a constant while it is being computed and cached; without
+    this, every later operation with the same key on the same unit would fail its check too."""
+    try:
+        yield
+    except BaseException:
+        for modulus in moduli:
+            unit.forget_modulus(modulus)
+        raise
+
+
 def private_plain(unit: Unit, c: int, n: int, d: int, e: int) -> int:
     """c^d mod n without CRT (keys given as (n, e, d) only), then the fault check."""
-    m = unit.mod_exp(c, d, n, exponent_bits=exponent_length(n))
-    _check(unit, m, c, n, e)
+    with forgetting_on_failure(unit, n):
+        m = unit.mod_exp(c, d, n, exponent_bits=exponent_length(n))
+        _check(unit, m, c, n, e)
     return m
 
 
 def private_crt(unit: Unit, c: int, key: CrtKey) -> int:
     """c^d mod n by the CRT (Garner), then the fault check; 0 <= c < n."""
-    m1 = unit.mod_exp(c, key.dp, key.p, exponent_bits=exponent_length(key.p))
-    m2 = unit.mod_exp(c, key.dq, key.q, exponent_bits=exponent_length(key.q))
-    h = _garner_h(unit, m1, m2, key.p, key.qinv)
-    m = _garner_m(unit, h, m2, key.q, key.n)
-    _check(unit, m, c, key.n, key.e)
+    with forgetting_on_failure(unit, key.p, key.q, key.n):
+        m1 = unit.mod_exp(c, key.dp, key.p, exponent_bits=exponent_length(key.p))
+        m2 = unit.mod_exp(c, key.dq, key.q, exponent_bits=exponent_length(key.q))
+        h = _garner_h(unit, m1, m2, key.p, key.qinv)
+        m = _garner_m(unit, h, m2, key.q, key.n)
+        _check(unit, m, c, key.n, key.e)
     return m
 
 
