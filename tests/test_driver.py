@@ -149,5 +149,5 @@ def test_pipelined_unit_gives_the_same_results_in_its_own_time(lanes):
 
 
 def test_pipelined_needs_two_or_four_lanes():
-    with pytest.raises(ValueError, match="pipelined MAC lanes need Lanes = 2 or 4"):
+    with pytest.raises(ValueError, match="Pipelined needs Lanes = 2 or 4"):
         Unit(backend="sim", lanes=1, pipelined=True)

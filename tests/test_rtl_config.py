@@ -16,6 +16,6 @@ def test_pipelined_is_a_generic_only_when_set_and_a_separate_build():
 
 
 def test_pipelined_needs_two_or_four_lanes():
-    with pytest.raises(ValueError, match="pipelined MAC lanes need Lanes = 2 or 4"):
+    with pytest.raises(ValueError, match="Pipelined needs Lanes = 2 or 4"):
         RtlConfig(lanes=1, pipelined=True)
     assert RtlConfig(lanes=4, pipelined=True).pipelined

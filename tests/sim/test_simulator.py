@@ -88,7 +88,7 @@ def test_pipelined_startmmi_cycles_by_hand(k, expected):
 
 
 def test_pipelined_needs_two_or_four_lanes():
-    with pytest.raises(ValueError, match="pipelined MAC lanes need Lanes = 2 or 4"):
+    with pytest.raises(ValueError, match="Pipelined needs Lanes = 2 or 4"):
         Simulator(lanes=1, pipelined=True)
     assert Simulator(lanes=1).cycles_of("STARTMMI") > 0   # without it, one lane is fine
 

@@ -190,8 +190,8 @@ def test_pipelined_runs_merge_beside_the_default_run(tmp_path: Path):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"lanes": 1}, "pipelined MAC lanes need Lanes = 2 or 4"),
-    ({"lanes": 1, "top": "montu_mont"}, "pipelined MAC lanes need Lanes = 2 or 4"),
+    ({"lanes": 1}, "Pipelined needs Lanes = 2 or 4"),
+    ({"lanes": 1, "top": "montu_mont"}, "Pipelined needs Lanes = 2 or 4"),
 ])
 def test_pipelined_is_refused_where_the_rtl_has_no_such_unit(kwargs, message):
     with pytest.raises(MontuError, match=message):

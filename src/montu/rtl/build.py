@@ -23,6 +23,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from montu.config import UnitConfig
 from montu.rtl.errors import RtlBuildError
 
 TOP_MODULE = "montu_top"
@@ -58,19 +59,18 @@ class RtlConfig:
     trace: bool = False       # compile VCD tracing support (slower eval; off by default)
 
     def __post_init__(self) -> None:
-        if self.word_bits <= 0 or self.lanes <= 0 or self.num_regs <= 0 or self.max_bits <= 0:
-            raise ValueError(f"RTL parameters must be positive: {self}")
-        if self.max_bits % self.word_bits:
-            raise ValueError(f"max_bits={self.max_bits} is not a multiple of word_bits={self.word_bits}")
-        if self.pipelined and self.lanes not in (2, 4):
-            raise ValueError(f"pipelined MAC lanes need Lanes = 2 or 4 (got lanes={self.lanes})")
+        self.unit  # noqa: B018 (validates the unit parameters: one set of rules, montu.config)
+
+    @property
+    def unit(self) -> UnitConfig:
+        """The unit parameters of this build (raises ConfigError if the RTL cannot be built so)."""
+        return UnitConfig(word_bits=self.word_bits, lanes=self.lanes, max_bits=self.max_bits,
+                          num_regs=self.num_regs, pipelined=self.pipelined)
 
     @property
     def generics(self) -> dict[str, int]:
         """montu_top's -G overrides; Pipelined only when set (the default build is unchanged)."""
-        generics = {"Word": self.word_bits, "Lanes": self.lanes, "MaxBits": self.max_bits,
-                    "NumRegs": self.num_regs}
-        return (generics | {"Pipelined": 1}) if self.pipelined else generics
+        return self.unit.generics
 
 
 def rtl_dir() -> Path:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from montu.arith import gf2m
+from montu.config import UnitConfig
 from montu.isa import Response, decode_slots, load
 from montu.isa.table import Instruction
 from montu.sim.inversion import run_inversion
@@ -36,21 +37,18 @@ class Simulator:
     """The architectural state of one Montu unit and the semantics of every instruction."""
 
     def __init__(self, word_bits: int = 64, lanes: int = 2, max_bits: int = 4096, num_regs: int = 32,
-                 pipelined: bool = False):
-        if word_bits not in (32, 64):
-            raise ValueError(f"word_bits must be 32 or 64 (got {word_bits})")
-        if max_bits % 64 or max_bits <= 0:
-            raise ValueError(f"max_bits must be a positive multiple of 64 (got {max_bits})")
-        if not 16 <= num_regs <= 32:
-            raise ValueError(f"num_regs must be 16..32 (got {num_regs})")
-        if pipelined and lanes not in (2, 4):
-            raise ValueError(f"pipelined MAC lanes need Lanes = 2 or 4 (got lanes={lanes})")
-        self.word_bits = word_bits
-        self.lanes = lanes
-        self.max_bits = max_bits
-        self.num_regs = num_regs
-        self.pipelined = bool(pipelined)
-        self.max_words = max_bits // word_bits
+                 pipelined: bool = False, *, config: UnitConfig | None = None):
+        """A unit of `config`, or of the parameters given one by one (validated by UnitConfig)."""
+        if config is None:
+            config = UnitConfig(word_bits=word_bits, lanes=lanes, max_bits=max_bits,
+                                num_regs=num_regs, pipelined=pipelined)
+        self.config = config
+        self.word_bits = config.word_bits
+        self.lanes = config.lanes
+        self.max_bits = config.max_bits
+        self.num_regs = config.num_regs
+        self.pipelined = config.pipelined
+        self.max_words = config.max_words
         self._isa = load()
         self._err = self._isa.error_code
         self._flag = self._isa.flag_bit

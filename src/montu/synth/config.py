@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
+from montu.config import UnitConfig
 from montu.errors import MontuError
 
 WORDS = (32, 64)
@@ -31,19 +32,13 @@ class SynthConfig:
     def __post_init__(self) -> None:
         if self.top not in TOPS:
             raise MontuError(f"top must be one of {', '.join(TOPS)} (got {self.top!r})")
-        if self.word not in WORDS:
-            raise MontuError(f"Word must be 32 or 64 (got {self.word})")
-        if self.lanes not in LANES:
-            raise MontuError(f"Lanes must be 1, 2 or 4 (got {self.lanes})")
-        if self.max_bits < 64 or self.max_bits % 64:
-            raise MontuError(f"MaxBits must be a positive multiple of 64 (got {self.max_bits})")
-        if not 16 <= self.num_regs <= 32:
-            raise MontuError(f"NumRegs must be in 16 .. 32 (got {self.num_regs})")
-        if self.pipelined and self.lanes not in (2, 4) and self.top in ("montu_top", "montu_mont"):
-            raise MontuError(f"pipelined MAC lanes need Lanes = 2 or 4 (got {self.lanes})")
         if self.pipelined and self.top not in PIPELINED_TOPS:
             raise MontuError(f"Pipelined is a parameter of {', '.join(PIPELINED_TOPS)} "
                              f"only, not of {self.top}")
+        # the unit's rules (montu.config); an engine without MAC lane pairs may pipeline alone
+        lane_pair_needed = self.top in ("montu_top", "montu_mont")
+        UnitConfig(word_bits=self.word, lanes=self.lanes, max_bits=self.max_bits,
+                   num_regs=self.num_regs, pipelined=self.pipelined and lane_pair_needed)
 
     @property
     def name(self) -> str:
