@@ -53,10 +53,10 @@ def test_pipelined_flags_parse():
 
 def test_pipelined_on_one_lane_or_the_sweep_gives_one_readable_line():
     for args, message in ((("synth", "--pipelined", "--lanes", "1"),
-                           "pipelined MAC lanes need Lanes = 2 or 4"),
+                           "Pipelined needs Lanes = 2 or 4"),
                           (("synth", "--pipelined", "--sweep"), "--pipelined is for one configuration"),
                           (("synth", "--pipelined", "--top", "montu_mont", "--lanes", "1"),
-                           "pipelined MAC lanes need Lanes = 2 or 4")):
+                           "Pipelined needs Lanes = 2 or 4")):
         result = montu(*args)
         assert result.returncode == 2
         assert result.stderr.strip().count("\n") == 0 and message in result.stderr
