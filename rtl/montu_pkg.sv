@@ -65,4 +65,76 @@ package montu_pkg;
   // Cycles from accept to response for every rejected command
   localparam int unsigned ErrorCycles = 2;
 
+  // Decode attributes of each opcode (from `uses`, `errors`, `imm_rule` and `table`)
+  typedef struct packed {
+    logic known;               // the opcode names an instruction
+    logic uses_rd;             // rd is a register the instruction uses (E_BAD_REG if >= NumRegs)
+    logic uses_ra;             // ra likewise
+    logic uses_rb;             // rb likewise
+    logic needs_modulus;       // runs only after a valid SETMOD (E_NO_MODULUS)
+    logic imm_length;          // imm is a length k: 1 .. MaxBits / 64 (E_BAD_LENGTH)
+    logic imm_window;          // imm is a window width (E_BAD_IMM outside its range)
+    logic imm_small_constants; // imm holds two signed 4-bit constants (E_BAD_IMM outside their range)
+    logic rb_table;            // R[rb] .. R[rb + 2^imm - 1] must exist (E_BAD_REG)
+  } op_attr_t;
+
+  function automatic op_attr_t op_attr(logic [7:0] op);
+    op_attr_t attr;
+    attr = '0;
+    unique case (op)
+      OpNop:        attr = '{known: 1'b1, default: 1'b0};
+      OpSetmmi:     attr = '{known: 1'b1, imm_length: 1'b1, default: 1'b0};
+      OpWmmi:       attr = '{known: 1'b1, uses_rd: 1'b1, default: 1'b0};
+      OpRmmi:       attr = '{known: 1'b1, uses_ra: 1'b1, default: 1'b0};
+      OpSetmod:     attr = '{known: 1'b1, uses_ra: 1'b1, default: 1'b0};
+      OpStartmmi:   attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, default: 1'b0};
+      OpMmx:        attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, imm_window: 1'b1, rb_table: 1'b1, default: 1'b0};
+      OpMinv:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
+      OpMadd:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, default: 1'b0};
+      OpMsub:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, default: 1'b0};
+      OpMdbl:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, needs_modulus: 1'b1, default: 1'b0};
+      OpMlin:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, imm_small_constants: 1'b1, default: 1'b0};
+      OpAdd:        attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
+      OpSub:        attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
+      OpSadd:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
+      OpSsub:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
+      OpShl1:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, default: 1'b0};
+      OpShr1:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, default: 1'b0};
+      OpShlw:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, default: 1'b0};
+      OpShrw:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, default: 1'b0};
+      OpShlx:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, imm_window: 1'b1, default: 1'b0};
+      OpCmp:        attr = '{known: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
+      OpMov:        attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, default: 1'b0};
+      OpLdz:        attr = '{known: 1'b1, uses_rd: 1'b1, default: 1'b0};
+      OpLdone:      attr = '{known: 1'b1, uses_rd: 1'b1, default: 1'b0};
+      OpCswap:      attr = '{known: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
+      OpWipe:       attr = '{known: 1'b1, default: 1'b0};
+      default: attr = '0;
+    endcase
+    return attr;
+  endfunction
+
+  // imm rules: the window width imm must be in 1 .. 5; imm[3:0] and imm[7:4], 4-bit two's complement, must each be in -3 .. 3; k = imm must be in 1 .. MaxBits / 64
+  localparam int unsigned WindowMin = 1;
+  localparam int unsigned WindowMax = 5;
+  localparam int SmallConstantMin = -3;
+  localparam int SmallConstantMax = 3;
+  localparam int unsigned LengthMin = 1;
+
+  function automatic logic window_ok(logic [7:0] imm);
+    return (32'(imm) >= WindowMin) && (32'(imm) <= WindowMax);
+  endfunction
+
+  function automatic logic small_constants_ok(logic [7:0] imm);
+    logic signed [3:0] ca, cb;
+    ca = imm[3:0];
+    cb = imm[7:4];
+    return (int'(ca) >= SmallConstantMin) && (int'(ca) <= SmallConstantMax) &&
+           (int'(cb) >= SmallConstantMin) && (int'(cb) <= SmallConstantMax);
+  endfunction
+
+  function automatic logic length_ok(logic [7:0] imm, int unsigned max_bits);
+    return (32'(imm) >= LengthMin) && (32'(imm) * 64 <= max_bits);
+  endfunction
+
 endpackage

@@ -79,3 +79,61 @@ def test_formula_evaluator_refuses_anything_but_arithmetic():
         evaluate_formula("__import__('os')", {})
     with pytest.raises(ValueError):
         evaluate_formula("W.bit_length()", {"W": 3})
+
+
+def test_the_table_knows_the_engines_the_configuration_accepts():
+    from montu.config import ENGINES
+
+    assert load().engines == ENGINES
+
+
+def test_cycle_formulas_are_keyed_by_engine_and_an_unknown_engine_is_refused():
+    startmmi = load().by_name["STARTMMI"]
+    variables = dict(k=4, W=4, Word=64, Lanes=2, NumRegs=32, MaxWords=64, Pipelined=0, gf2m=0)
+    assert startmmi.cycle_count(engine="bie2021", **variables) == startmmi.cycle_count(**variables)
+    with pytest.raises(ValueError, match="no cycle formula for engine 'cilardo'"):
+        startmmi.cycle_count(engine="cilardo", **variables)
+    assert load().by_name["ADD"].cycle_count(engine="any-engine", **variables) == 5   # one formula for all
+
+
+def test_cases_apply_in_order_and_the_last_is_the_otherwise():
+    from montu.isa.table import _timing
+
+    timing = _timing([{"when": "W > 4", "is": "100"}, {"when": "W > 2", "is": "10"}, {"is": "1"}], "T")
+    assert [timing.evaluate("bie2021", {"W": w}) for w in (5, 3, 1)] == [100, 10, 1]
+    with pytest.raises(ValueError, match="last cycle case needs no `when`"):
+        _timing([{"when": "W > 4", "is": "100"}], "T")
+
+
+@pytest.mark.parametrize("name", [i.name for i in load().instructions])
+def test_the_simulator_asks_for_a_modulus_exactly_where_the_table_lists_e_no_modulus(name):
+    from montu.sim import Simulator
+
+    isa = load()
+    ins = isa.by_name[name]
+    sim = Simulator()
+    imm = {"window": 2, "small_constants": 0x11, "length": 1}.get(ins.imm_rule, 0)
+    rsp = sim.execute(encode(name, rd=1, ra=2, rb=3, imm=imm))
+    assert (rsp.err == isa.error_code["E_NO_MODULUS"]) == ins.needs_modulus
+
+
+@pytest.mark.parametrize("rule, good, bad", [
+    ("window", [1, 5], [0, 6, 255]),
+    ("small_constants", [0x00, 0x33, 0xDD, 0x3D], [0x04, 0x40, 0xCC, 0x0C, 0x7F]),
+    ("length", [1, 64], [0, 65]),
+])
+def test_imm_rules_accept_and_refuse_their_ranges(rule, good, bad):
+    checker = load().imm_rule[rule]
+    assert all(checker.accepts(imm, max_length=64) for imm in good)
+    assert not any(checker.accepts(imm, max_length=64) for imm in bad)
+
+
+def test_the_generated_decode_attributes_follow_the_table():
+    attributes = generate.decode_attributes(load())
+    assert attributes["MMX"] == {"known": True, "uses_rd": True, "uses_ra": True, "uses_rb": True,
+                                 "needs_modulus": True, "imm_length": False, "imm_window": True,
+                                 "imm_small_constants": False, "rb_table": True}
+    assert attributes["CMP"]["uses_rd"] is False and attributes["SETMMI"]["imm_length"] is True
+    package = generate.render_package(load())
+    assert "function automatic op_attr_t op_attr(" in package
+    assert "localparam int unsigned WindowMax = 5;" in package

@@ -53,8 +53,85 @@ def render_package(isa: InstructionSet) -> str:
     for flag in isa.flags:
         lines.append(f"  localparam int unsigned Flag{camel(flag.name)} = {flag.bit};")
     lines += ["", "  // Cycles from accept to response for every rejected command",
-              f"  localparam int unsigned ErrorCycles = {isa.error_cycles};", "", "endpackage", ""]
+              f"  localparam int unsigned ErrorCycles = {isa.error_cycles};", ""]
+    lines += render_decode(isa)
+    lines += ["endpackage", ""]
     return "\n".join(lines)
+
+
+DECODE_FIELDS = (
+    ("known", "the opcode names an instruction"),
+    ("uses_rd", "rd is a register the instruction uses (E_BAD_REG if >= NumRegs)"),
+    ("uses_ra", "ra likewise"),
+    ("uses_rb", "rb likewise"),
+    ("needs_modulus", "runs only after a valid SETMOD (E_NO_MODULUS)"),
+    ("imm_length", "imm is a length k: 1 .. MaxBits / 64 (E_BAD_LENGTH)"),
+    ("imm_window", "imm is a window width (E_BAD_IMM outside its range)"),
+    ("imm_small_constants", "imm holds two signed 4-bit constants (E_BAD_IMM outside their range)"),
+    ("rb_table", "R[rb] .. R[rb + 2^imm - 1] must exist (E_BAD_REG)"),
+)
+
+
+def decode_attributes(isa: InstructionSet) -> dict[str, dict[str, bool]]:
+    """Per instruction, the decode bits the RTL's montu_pkg::op_attr returns."""
+    out = {}
+    for ins in isa.instructions:
+        out[ins.name] = {
+            "known": True,
+            "uses_rd": "rd" in ins.uses, "uses_ra": "ra" in ins.uses, "uses_rb": "rb" in ins.uses,
+            "needs_modulus": ins.needs_modulus,
+            "imm_length": ins.imm_rule == "length", "imm_window": ins.imm_rule == "window",
+            "imm_small_constants": ins.imm_rule == "small_constants",
+            "rb_table": ins.table == "rb",
+        }
+    return out
+
+
+def render_decode(isa: InstructionSet) -> list[str]:
+    """op_attr_t and op_attr(): what montu_top's decoder checks for each opcode, and the imm
+    range checks, from the table's `uses`, `errors`, `imm_rule`, `table` and `imm_rules`."""
+    op_width = isa.slots["op"].width
+    imm_width = isa.slots["imm"].width
+    lines = ["  // Decode attributes of each opcode (from `uses`, `errors`, `imm_rule` and `table`)",
+             "  typedef struct packed {"]
+    for name, doc in DECODE_FIELDS:
+        lines.append(f"    logic {name};{' ' * (20 - len(name))}// {doc}")
+    lines += ["  } op_attr_t;", "",
+              f"  function automatic op_attr_t op_attr(logic [{op_width - 1}:0] op);",
+              "    op_attr_t attr;",
+              "    attr = '0;",
+              "    unique case (op)"]
+    for ins_name, bits in decode_attributes(isa).items():
+        fields = ", ".join([f"{k}: 1'b1" for k, v in bits.items() if v] + ["default: 1'b0"])
+        lines.append(f"      Op{camel(ins_name)}:{' ' * (11 - len(camel(ins_name)))}attr = '{{{fields}}};")
+    lines += ["      default: attr = '0;", "    endcase", "    return attr;", "  endfunction", ""]
+    window, constants, length = (isa.imm_rule[n] for n in ("window", "small_constants", "length"))
+    lines += [
+        f"  // imm rules: {window.doc}; {constants.doc}; {length.doc}",
+        f"  localparam int unsigned WindowMin = {window.min};",
+        f"  localparam int unsigned WindowMax = {window.max};",
+        f"  localparam int SmallConstantMin = {constants.min};",
+        f"  localparam int SmallConstantMax = {constants.max};",
+        f"  localparam int unsigned LengthMin = {length.min};",
+        "",
+        f"  function automatic logic window_ok(logic [{imm_width - 1}:0] imm);",
+        "    return (32'(imm) >= WindowMin) && (32'(imm) <= WindowMax);",
+        "  endfunction",
+        "",
+        f"  function automatic logic small_constants_ok(logic [{imm_width - 1}:0] imm);",
+        "    logic signed [3:0] ca, cb;",
+        "    ca = imm[3:0];",
+        "    cb = imm[7:4];",
+        "    return (int'(ca) >= SmallConstantMin) && (int'(ca) <= SmallConstantMax) &&",
+        "           (int'(cb) >= SmallConstantMin) && (int'(cb) <= SmallConstantMax);",
+        "  endfunction",
+        "",
+        f"  function automatic logic length_ok(logic [{imm_width - 1}:0] imm, int unsigned max_bits);",
+        "    return (32'(imm) >= LengthMin) && (32'(imm) * 64 <= max_bits);",
+        "  endfunction",
+        "",
+    ]
+    return lines
 
 
 def render_doc(isa: InstructionSet) -> str:
@@ -95,7 +172,7 @@ def render_doc(isa: InstructionSet) -> str:
     for ins in isa.instructions:
         operands = ", ".join(ins.uses) or "—"
         errors = ", ".join(ins.errors) or "—"
-        cycles = f"as {ins.cycles_as}" if ins.cycles_as else f"`{ins.cycles}`"
+        cycles = f"as {ins.cycles_as}" if ins.cycles_as else _cycles_cell(isa, ins)
         if ins.bounds and not ins.cycles_as:
             cycles += " — worst case with " + ", ".join(f"{k} ≤ `{v}`" for k, v in ins.bounds)
         out.append(f"| `{ins.name}` | 0x{ins.opcode:02x} | {operands} | {cycles} | {errors} | {ins.doc} |")
@@ -112,6 +189,17 @@ def render_doc(isa: InstructionSet) -> str:
         out.append(f"| {flag.bit} | `{flag.name}` | {flag.doc} |")
     out.append("")
     return "\n".join(out)
+
+
+def _cycles_cell(isa: InstructionSet, ins) -> str:
+    """The cycle formula for the docs table: cases on separate lines, per engine when keyed."""
+    parts = []
+    for engine, cases in ins.timing.by_engine:
+        text = "<br>".join(f"`{c.formula}` if `{c.when}`" if c.when else
+                           (f"otherwise `{c.formula}`" if len(cases) > 1 else f"`{c.formula}`")
+                           for c in cases)
+        parts.append(text if engine == "*" else f"{engine}:<br>{text}")
+    return "<br>".join(parts)
 
 
 def outputs() -> dict[Path, str]:

@@ -15,6 +15,8 @@ from importlib import resources
 
 import yaml
 
+from montu.config import DEFAULT_ENGINE
+
 TABLE_FILE = "instructions.yaml"
 
 
@@ -44,26 +46,100 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class CycleCase:
+    """One case of a cycle formula: `formula` applies when `when` holds (None: always)."""
+
+    when: str | None
+    formula: str
+
+
+@dataclass(frozen=True)
+class Timing:
+    """An instruction's cycle formula for each multiplier engine of the unit ("*": any engine);
+    per engine, the first case whose condition holds gives the cycles."""
+
+    by_engine: tuple[tuple[str, tuple[CycleCase, ...]], ...]
+
+    def cases(self, engine: str) -> tuple[CycleCase, ...]:
+        table = dict(self.by_engine)
+        if engine in table:
+            return table[engine]
+        if "*" in table:
+            return table["*"]
+        raise ValueError(f"no cycle formula for engine {engine!r} (has: {', '.join(table)})")
+
+    def evaluate(self, engine: str, variables: dict[str, int]) -> int:
+        for case in self.cases(engine):
+            if case.when is None or evaluate_condition(case.when, variables):
+                return evaluate_formula(case.formula, variables)
+        raise ValueError(f"no case of the cycle formula for engine {engine!r} applies")
+
+    def text(self, engine: str = DEFAULT_ENGINE) -> str:
+        """The formula as one line: `a if c else b` chains, for documentation."""
+        cases = self.cases(engine)
+        parts = [f"{c.formula} if {c.when}" if c.when else c.formula for c in cases]
+        return " else ".join(parts)
+
+
+@dataclass(frozen=True)
 class Instruction:
     name: str
     opcode: int
     uses: tuple[str, ...]
     doc: str
     errors: tuple[str, ...]
-    cycles: str
+    timing: Timing
     bounds: tuple[tuple[str, str], ...] = ()  # data-dependent variables -> worst-case formula
     cycles_as: str | None = None  # the instruction whose formula this one shares (`cycles: "=NAME"`)
+    imm_rule: str | None = None   # how imm is checked (`imm_rules` of the table), if it is
+    table: str | None = None      # the register slot that starts a 2^imm-register table (MMX)
 
-    def cycle_count(self, **variables: int) -> int:
-        """Evaluate this instruction's cycle formula (the RTL's timing model)."""
-        return evaluate_formula(self.cycles, variables)
+    @property
+    def cycles(self) -> str:
+        """The cycle formula of the default engine as one expression (documentation)."""
+        return self.timing.text()
 
-    def worst_case_cycles(self, **variables: int) -> int:
+    @property
+    def needs_modulus(self) -> bool:
+        """Runs only after a valid SETMOD (it lists E_NO_MODULUS)."""
+        return "E_NO_MODULUS" in self.errors
+
+    def cycle_count(self, engine: str = DEFAULT_ENGINE, **variables: int) -> int:
+        """Evaluate this instruction's cycle formula (the RTL's timing model) for `engine`."""
+        return self.timing.evaluate(engine, variables)
+
+    def worst_case_cycles(self, engine: str = DEFAULT_ENGINE, **variables: int) -> int:
         """The cycle formula with every data-dependent variable at its documented bound."""
         values = dict(variables)
         for name, formula in self.bounds:
             values[name] = evaluate_formula(formula, variables)
-        return evaluate_formula(self.cycles, values)
+        return self.timing.evaluate(engine, values)
+
+
+# The imm checks the simulator and the RTL generator know how to apply (their bounds come from
+# the table): an integer range, one range per signed nibble, and the length (1 .. MaxBits / 64).
+KNOWN_IMM_RULES = ("length", "window", "small_constants")
+
+
+@dataclass(frozen=True)
+class ImmRule:
+    """A check of the imm slot shared by the simulator and the RTL decoder (montu_pkg.sv)."""
+
+    name: str
+    error: str
+    doc: str
+    min: int
+    max: int | None = None   # None: set by the build (length: MaxBits / 64)
+
+    def accepts(self, imm: int, max_length: int | None = None) -> bool:
+        """Whether imm passes this rule (`max_length`: MaxBits / 64, for the length rule)."""
+        if self.name == "small_constants":
+            nibbles = [((imm >> shift) & 0xF) - (16 if (imm >> shift) & 0x8 else 0) for shift in (0, 4)]
+            return all(self.min <= c <= self.max for c in nibbles)
+        top = self.max if self.max is not None else max_length
+        if top is None:
+            raise ValueError(f"imm rule {self.name} needs the build's maximum")
+        return self.min <= imm <= top
 
 
 @dataclass(frozen=True)
@@ -74,6 +150,8 @@ class InstructionSet:
     flags: tuple[Flag, ...]
     errors: tuple[ErrorCode, ...]
     instructions: tuple[Instruction, ...]
+    imm_rules: tuple[ImmRule, ...] = ()
+    engines: tuple[str, ...] = (DEFAULT_ENGINE,)
 
     @functools.cached_property
     def by_name(self) -> dict[str, Instruction]:
@@ -91,25 +169,57 @@ class InstructionSet:
     def flag_bit(self) -> dict[str, int]:
         return {f.name: f.bit for f in self.flags}
 
+    @functools.cached_property
+    def imm_rule(self) -> dict[str, ImmRule]:
+        return {r.name: r for r in self.imm_rules}
+
 
 _ALLOWED_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load,
                   ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.Call,
-                  ast.IfExp, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+                  ast.IfExp, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
+                  ast.BoolOp, ast.And, ast.Or, ast.Not)
 _FUNCTIONS = {"max": max, "min": min, "ceil_div": lambda a, b: -(-a // b), "log2": lambda a: int(math.log2(a))}
+
+
+def _evaluate(expression: str, variables: dict[str, int]) -> object:
+    tree = ast.parse(expression, mode="eval")
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED_NODES):
+            raise ValueError(f"cycle formula {expression!r} uses {type(node).__name__}, which is not allowed")
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS):
+            raise ValueError(f"cycle formula {expression!r} calls an unknown function")
+    return eval(compile(tree, "<cycles>", "eval"), {"__builtins__": {}, **_FUNCTIONS}, dict(variables))
 
 
 def evaluate_formula(formula: str, variables: dict[str, int]) -> int:
     """Evaluate a cycle formula: integer arithmetic, max/min/ceil_div/log2, `a if c else b`."""
-    tree = ast.parse(formula, mode="eval")
-    for node in ast.walk(tree):
-        if not isinstance(node, _ALLOWED_NODES):
-            raise ValueError(f"cycle formula {formula!r} uses {type(node).__name__}, which is not allowed")
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS):
-            raise ValueError(f"cycle formula {formula!r} calls an unknown function")
-    value = eval(compile(tree, "<cycles>", "eval"), {"__builtins__": {}, **_FUNCTIONS}, dict(variables))
-    if not isinstance(value, int):
+    value = _evaluate(formula, variables)
+    if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"cycle formula {formula!r} gave {value!r}, not an integer")
     return value
+
+
+def evaluate_condition(condition: str, variables: dict[str, int]) -> bool:
+    """Evaluate the `when` of a cycle case (comparisons, and/or/not, the formula functions)."""
+    return bool(_evaluate(condition, variables))
+
+
+def _timing(raw: object, where: str) -> Timing:
+    """`cycles:` as a formula (every engine), a list of {when, is} cases, or a mapping from
+    engine to either."""
+    def cases(value: object) -> tuple[CycleCase, ...]:
+        if isinstance(value, (str, int)):
+            return (CycleCase(None, str(value)),)
+        if isinstance(value, list) and value and all(isinstance(c, dict) and "is" in c for c in value):
+            out = tuple(CycleCase(c.get("when"), str(c["is"])) for c in value)
+            if out[-1].when is not None:
+                raise ValueError(f"instructions.yaml: {where}: the last cycle case needs no `when`")
+            return out
+        raise ValueError(f"instructions.yaml: {where}: cycles must be a formula or a list of "
+                         f"{{when, is}} cases")
+    if isinstance(raw, dict):
+        return Timing(tuple((engine, cases(value)) for engine, value in raw.items()))
+    return Timing((("*", cases(raw)),))
 
 
 def _parse(raw: dict) -> InstructionSet:
@@ -121,21 +231,25 @@ def _parse(raw: dict) -> InstructionSet:
             uses=tuple(i.get("uses", [])),
             doc=" ".join(i["doc"].split()),
             errors=tuple(i.get("errors", [])),
-            cycles=str(i["cycles"]),
+            timing=_timing(i["cycles"], i["name"]),
             bounds=tuple((k, str(v)) for k, v in i.get("bounds", {}).items()),
+            cycles_as=(str(i["cycles"])[1:].strip() if isinstance(i["cycles"], str)
+                       and i["cycles"].startswith("=") else None),
+            imm_rule=i.get("imm_rule"),
+            table=i.get("table"),
         )
         for i in raw["instructions"]
     )
     # `cycles: "=NAME"`: the same timing as instruction NAME (one formula, one place)
     named = {i.name: i for i in instructions}
     for i, ins in enumerate(instructions):
-        if ins.cycles.startswith("="):
-            target = named.get(ins.cycles[1:].strip())
-            if target is None or target.cycles.startswith("="):
-                raise ValueError(f"instructions.yaml: {ins.name} cycles refer to {ins.cycles[1:]!r}, "
+        if ins.cycles_as is not None:
+            target = named.get(ins.cycles_as)
+            if target is None or target.cycles_as is not None:
+                raise ValueError(f"instructions.yaml: {ins.name} cycles refer to {ins.cycles_as!r}, "
                                  "which is not an instruction with its own formula")
             instructions = instructions[:i] + (dataclasses.replace(
-                ins, cycles=target.cycles, bounds=target.bounds, cycles_as=target.name),) + instructions[i + 1:]
+                ins, timing=target.timing, bounds=target.bounds),) + instructions[i + 1:]
     isa = InstructionSet(
         width=int(raw["encoding"]["width"]),
         slots=slots,
@@ -143,6 +257,10 @@ def _parse(raw: dict) -> InstructionSet:
         flags=tuple(Flag(f["name"], int(f["bit"]), f["doc"]) for f in raw["flags"]),
         errors=tuple(ErrorCode(e["name"], int(e["code"]), e["doc"]) for e in raw["errors"]),
         instructions=instructions,
+        imm_rules=tuple(ImmRule(r["name"], r["error"], " ".join(r["doc"].split()), int(r["min"]),
+                                None if r.get("max") is None else int(r["max"]))
+                        for r in raw.get("imm_rules", [])),
+        engines=tuple(raw.get("engines", [DEFAULT_ENGINE])),
     )
     _check(isa)
     return isa
@@ -162,6 +280,22 @@ def _check(isa: InstructionSet) -> None:
         for err in ins.errors:
             if err not in {e.name for e in isa.errors}:
                 raise ValueError(f"instructions.yaml: {ins.name} lists unknown error {err}")
+        if ins.imm_rule is not None:
+            rule = isa.imm_rule.get(ins.imm_rule)
+            if rule is not None and rule.name not in KNOWN_IMM_RULES:
+                raise ValueError(f"instructions.yaml: imm rule {rule.name} has no meaning yet "
+                                 f"(known: {', '.join(KNOWN_IMM_RULES)})")
+            if rule is None:
+                raise ValueError(f"instructions.yaml: {ins.name} names unknown imm rule {ins.imm_rule}")
+            if "imm" not in ins.uses or rule.error not in ins.errors:
+                raise ValueError(f"instructions.yaml: {ins.name} checks imm by {rule.name}, so it "
+                                 f"must use imm and list {rule.error}")
+        if ins.table is not None and (ins.table not in ins.uses or "E_BAD_REG" not in ins.errors):
+            raise ValueError(f"instructions.yaml: {ins.name}'s table slot {ins.table} must be used "
+                             "and E_BAD_REG listed")
+        for engine, _ in ins.timing.by_engine:
+            if engine != "*" and engine not in isa.engines:
+                raise ValueError(f"instructions.yaml: {ins.name} has cycles for unknown engine {engine}")
 
 
 @functools.cache

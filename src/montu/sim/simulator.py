@@ -17,10 +17,8 @@ from montu.isa import Response, decode_slots, load
 from montu.isa.table import Instruction
 from montu.sim.inversion import run_inversion
 
-_MODULAR = frozenset({"STARTMMI", "MMX", "MADD", "MSUB", "MDBL", "MLIN"})
-_WINDOWED = frozenset({"SHLX", "MMX"})
-MAX_WINDOW_BITS = 5  # SHLX/MMX window width: imm in 1 .. 5
-MLIN_MAX_CONSTANT = 3  # MLIN: each constant in -3 .. 3
+MAX_WINDOW_BITS = load().imm_rule["window"].max            # SHLX/MMX window width: imm in 1 .. 5
+MLIN_MAX_CONSTANT = load().imm_rule["small_constants"].max  # MLIN: each constant in -3 .. 3
 MLIN_CHAINS = 7        # MLIN: carry chains V + (o - i)·N, i = 0 .. 6
 
 
@@ -142,19 +140,18 @@ class Simulator:
         return [self.execute(insn, data) for insn, data in commands]
 
     def _check(self, ins: Instruction, slots: dict[str, int]) -> None:
+        """The decode-time errors, all derived from the table: the register slots the instruction
+        `uses`, its `table`, its `imm_rule`, and E_NO_MODULUS where it lists it. Precedence:
+        E_BAD_REG, then the imm rule's error, then E_NO_MODULUS, then E_EVEN_MODULUS (SETMOD)."""
         if any(slots[r] >= self.num_regs for r in ("rd", "ra", "rb") if r in ins.uses):
             raise _Fault("E_BAD_REG")
-        if ins.name in _WINDOWED:
-            width = slots["imm"]
-            if ins.name == "MMX" and 1 <= width <= MAX_WINDOW_BITS and slots["rb"] + (1 << width) > self.num_regs:
-                raise _Fault("E_BAD_REG")  # the table R[rb] .. R[rb + 2^imm - 1] must exist
-            if not 1 <= width <= MAX_WINDOW_BITS:
-                raise _Fault("E_BAD_IMM")
-        if ins.name == "MLIN" and any(abs(c) > MLIN_MAX_CONSTANT for c in mlin_constants(slots["imm"])):
-            raise _Fault("E_BAD_IMM")
-        if ins.name == "SETMMI" and not 1 <= slots["imm"] <= self.max_bits // 64:
-            raise _Fault("E_BAD_LENGTH")
-        if ins.name in _MODULAR and self.modulus_reg is None:
+        rule = self._isa.imm_rule[ins.imm_rule] if ins.imm_rule else None
+        imm_ok = rule is None or rule.accepts(slots["imm"], max_length=self.max_bits // 64)
+        if ins.table is not None and imm_ok and slots[ins.table] + (1 << slots["imm"]) > self.num_regs:
+            raise _Fault("E_BAD_REG")   # the table R[base] .. R[base + 2^imm - 1] must exist
+        if not imm_ok:
+            raise _Fault(rule.error)
+        if ins.needs_modulus and self.modulus_reg is None:
             raise _Fault("E_NO_MODULUS")
         if ins.name == "SETMOD" and not self._read(slots["ra"]) & 1:
             raise _Fault("E_EVEN_MODULUS")
