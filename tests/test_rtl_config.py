@@ -1,9 +1,9 @@
-"""montu.rtl.build.RtlConfig: the parameters a Verilated build gets and its cache key (no
+"""montu.backends.verilator.build.RtlConfig: the parameters a Verilated build gets and its cache key (no
 Verilator needed)."""
 
 import pytest
 
-from montu.rtl.build import RtlConfig, cache_key
+from montu.backends.verilator.build import RtlConfig, cache_key
 
 
 def test_pipelined_is_a_generic_only_when_set_and_a_separate_build():

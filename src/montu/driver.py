@@ -14,10 +14,11 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Protocol
 
 from montu.arith import gf2m
 from montu.arith.field import Field
+from montu.backends import Backend, UnknownBackend, open_backend
+from montu.config import UnitConfig
 from montu.errors import MontuError, NoInverse
 from montu.isa import Response, encode, load
 
@@ -42,24 +43,14 @@ class UnitNoInverse(UnitError, NoInverse):
     """MINV found no inverse (gcd ≠ 1): both a UnitError (with the unit's code) and a NoInverse."""
 
 
-class Backend(Protocol):
-    def execute(self, insn: int, data: int = 0) -> Response: ...
-    def execute_many(self, commands: Sequence[tuple[int, int]]) -> list[Response]: ...
-
-
 def _make_backend(backend: str, word_bits: int, lanes: int, max_bits: int, num_regs: int,
                   pipelined: bool) -> Backend:
-    if backend == "sim":
-        from montu.sim import Simulator
-
-        return Simulator(word_bits=word_bits, lanes=lanes, max_bits=max_bits, num_regs=num_regs,
-                         pipelined=pipelined)
-    if backend == "rtl":
-        from montu.rtl import RtlModel
-
-        return RtlModel(word_bits=word_bits, lanes=lanes, max_bits=max_bits, num_regs=num_regs,
+    config = UnitConfig(word_bits=word_bits, lanes=lanes, max_bits=max_bits, num_regs=num_regs,
                         pipelined=pipelined)
-    raise UnitError(f"unknown backend {backend!r}: choose 'sim' or 'rtl'")
+    try:
+        return open_backend(backend, config)
+    except UnknownBackend as exc:
+        raise UnitError(str(exc)) from None
 
 
 class Unit:
@@ -394,11 +385,36 @@ class Unit:
         self._r3_cache[n] = self.read(reg, k)
 
 
-_DEFAULT_UNITS: dict[str, Unit] = {}
+# The unit configurations the driver builds by itself, smallest first: the default MaxBits, and a
+# larger one for operands that do not fit it (RSA-8192 public operations; its CRT halves fit 4096).
+DEFAULT_MAX_BITS = (4096, 8192)
+_DEFAULT_UNITS: dict[tuple[str, int], Unit] = {}
 
 
-def default_unit(backend: str = "sim") -> Unit:
-    """The process-wide unit the crypto layer uses when it is given none (one per backend)."""
-    if backend not in _DEFAULT_UNITS:
-        _DEFAULT_UNITS[backend] = Unit(backend=backend)
-    return _DEFAULT_UNITS[backend]
+def default_unit(backend: str = "sim", *, min_bits: int = 0) -> Unit:
+    """The process-wide unit the crypto layer uses when it is given none: one per backend and
+    configuration, the smallest of DEFAULT_MAX_BITS whose MaxBits holds `min_bits`-bit operands.
+
+    Raises UnitError at once (before any command) when no configuration is large enough."""
+    fitting = [bits for bits in DEFAULT_MAX_BITS if bits >= min_bits]
+    if not fitting:
+        raise UnitError(f"{min_bits}-bit operands are larger than the largest unit configuration "
+                        f"the driver builds (MaxBits = {DEFAULT_MAX_BITS[-1]})")
+    key = (backend, fitting[0])
+    if key not in _DEFAULT_UNITS:
+        _DEFAULT_UNITS[key] = Unit(backend=backend, max_bits=fitting[0])
+    return _DEFAULT_UNITS[key]
+
+
+def unit_for_operands(unit: Unit | None, bits: int) -> Unit:
+    """The unit to run `bits`-bit operands on: `unit` itself when it is given and holds them; a
+    process default unit (the smallest configuration that holds them) when `unit` is None or is
+    itself a process default unit that is too small. A unit the caller built and configured is
+    never swapped: an operand too large for it raises UnitError."""
+    if unit is None:
+        return default_unit(min_bits=bits)
+    if bits <= unit.max_bits:
+        return unit
+    if any(unit is default for default in _DEFAULT_UNITS.values()):
+        return default_unit(unit.backend_name, min_bits=bits)
+    raise UnitError(f"{bits}-bit operands do not fit this unit (max_bits={unit.max_bits})")

@@ -107,7 +107,7 @@ def test_cases_apply_in_order_and_the_last_is_the_otherwise():
 
 @pytest.mark.parametrize("name", [i.name for i in load().instructions])
 def test_the_simulator_asks_for_a_modulus_exactly_where_the_table_lists_e_no_modulus(name):
-    from montu.sim import Simulator
+    from montu.backends.sim import Simulator
 
     isa = load()
     ins = isa.by_name[name]

@@ -2,7 +2,7 @@
 
 Every inversion is checked three ways: the result against pow(y, -1, x) (GF(p)) or
 clmul(d, y) mod x = 1 with deg d < deg x (GF(2^m)); the result and the pass counts against the
-pass-exact reference montu.sim.inversion.run_inversion; and the cycles from start to done against
+pass-exact reference montu.backends.sim.inversion.run_inversion; and the cycles from start to done against
 the module's stated formula with those pass counts, exactly.
 """
 
@@ -19,7 +19,7 @@ from cocotb.triggers import FallingEdge, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from montu.arith import gf2m
-from montu.sim.inversion import run_inversion
+from montu.backends.sim.inversion import run_inversion
 from montu.arith.primes import random_prime
 
 CFG = json.loads(os.environ.get("MONTU_INV_CFG", '{"Word": 64, "MaxWords": 32}'))

@@ -2,7 +2,7 @@
 
 Every command is checked three ways: against plain Python formulas for its result, against the
 cycle formula of instructions.yaml, and (response by response: err, flags, data, cycles) against
-the instruction-level simulator montu.sim.Simulator fed the same command stream.
+the instruction-level simulator montu.backends.sim.Simulator fed the same command stream.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from cocotb.triggers import ClockCycles, First, ReadOnly, RisingEdge, Timer
 from inv_tb import poly_gcd, rsa_lambda
 from montu.arith import gf2m as gf2m_arith
 from montu.isa import Response, encode, load
-from montu.sim import Simulator
-from montu.sim.inversion import run_inversion
+from montu.backends.sim import Simulator
+from montu.backends.sim.inversion import run_inversion
 
 CFG = json.loads(os.environ.get("MONTU_CFG", '{"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}'))
 WORD, LANES, MAX_BITS, NUM_REGS = CFG["Word"], CFG["Lanes"], CFG["MaxBits"], CFG["NumRegs"]
@@ -725,7 +725,7 @@ async def test_minv(dut):
 
 @cocotb.test()
 async def test_random_stream(dut):
-    """A random command stream (bad ones included) compared response by response with montu.sim."""
+    """A random command stream (bad ones included) compared response by response with montu.backends.sim."""
     u = Unit(dut)
     await u.start()
     rng = random.Random(SEED + 4)

@@ -1,4 +1,4 @@
-"""The RTL backend (montu.rtl.RtlModel): the Verilated montu_top driven in-process.
+"""The RTL backend (montu.backends.verilator.RtlModel): the Verilated montu_top driven in-process.
 
 One small configuration (Word=64, Lanes=2, MaxBits=512, NumRegs=16) is built once per module
 (cached across runs in ~/.cache/montu/rtl or $MONTU_CACHE_DIR) and reset before each test.
@@ -16,10 +16,10 @@ import sys
 import pytest
 
 from montu.isa import Response, encode, load
-from montu.rtl import RtlAssertionError, RtlBuildError, RtlModel, RtlProtocolError, RtlTimeoutError
-from montu.rtl.build import RtlConfig, build, find_verilator, rtl_dir
-from montu.rtl.model import describe
-from montu.rtl.workload import ops_per_second, random_commands  # noqa: F401  (benchmark helper)
+from montu.backends.verilator import RtlAssertionError, RtlBuildError, RtlModel, RtlProtocolError, RtlTimeoutError
+from montu.backends.verilator.build import RtlConfig, build, find_verilator, rtl_dir
+from montu.backends.verilator.model import describe
+from montu.backends.verilator.workload import ops_per_second, random_commands  # noqa: F401  (benchmark helper)
 from verilator_env import missing_tool
 
 WORD, LANES, MAX_BITS, NUM_REGS = 64, 2, 512, 16
@@ -163,7 +163,7 @@ def test_random_stream_matches_the_simulator(unit: RtlModel) -> None:
     operands included): every response (err, flags, data, cycles) equals the simulator's, and
     its cycles are within the documented worst case (the error cycles for an error)."""
     from montu.isa import decode_slots
-    from montu.sim import Simulator
+    from montu.backends.sim import Simulator
 
     sim = Simulator(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS, num_regs=NUM_REGS)
     unit.reset()
@@ -255,7 +255,7 @@ def test_mlin_stream_matches_the_simulator(unit: RtlModel) -> None:
     """MLIN-centred random episodes (every constant pair, edge operands and moduli, both fields,
     every length): every response (err, flags, data, cycles) equals the simulator's."""
     from montu.isa import decode_slots
-    from montu.sim import Simulator
+    from montu.backends.sim import Simulator
 
     sim = Simulator(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS, num_regs=NUM_REGS)
     unit.reset()
@@ -293,7 +293,7 @@ def test_missing_rtl_is_a_clear_build_error(tmp_path, monkeypatch) -> None:
 
 def test_importing_the_package_builds_nothing(tmp_path) -> None:
     env = {**os.environ, "MONTU_CACHE_DIR": str(tmp_path / "cache")}
-    subprocess.run([sys.executable, "-c", "import montu.rtl"], check=True, env=env)
+    subprocess.run([sys.executable, "-c", "import montu.backends.verilator"], check=True, env=env)
     assert not (tmp_path / "cache").exists()
 
 

@@ -12,7 +12,7 @@ import pytest
 from montu.arith import bie, gf2m
 from montu.arith.field import Field
 from montu.isa import encode
-from montu.sim import Simulator
+from montu.backends.sim import Simulator
 
 
 def _load(sim: Simulator, reg: int, value: int) -> None:

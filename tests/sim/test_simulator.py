@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from montu.arith import gf2m
 from montu.isa import encode, load
-from montu.sim import Simulator
+from montu.backends.sim import Simulator
 
 ISA = load()
 ERR = ISA.error_code
@@ -296,7 +296,7 @@ def test_minv_gf2m_matches_polynomial_inverse():
 @settings(max_examples=300, deadline=None)
 @given(k=st.sampled_from([1, 2, 3]), gf=st.sampled_from([0, 1]), data=st.data())
 def test_minv_pass_counts_stay_within_the_documented_bounds(k, gf, data):
-    from montu.sim.inversion import run_inversion
+    from montu.backends.sim.inversion import run_inversion
 
     L = 64 * k
     x = data.draw(st.integers(1, (1 << L) - 1))
@@ -310,7 +310,7 @@ def test_minv_pass_counts_stay_within_the_documented_bounds(k, gf, data):
 
 
 def test_minv_one_bit_mode_is_alg3_step_by_step_and_slower():
-    from montu.sim.inversion import run_inversion
+    from montu.backends.sim.inversion import run_inversion
 
     rng = random.Random(21)
     for gf in (False, True):

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 from montu.isa.table import InstructionSet, load
+from montu.paths import repo_root
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = repo_root()
 PKG_PATH = REPO / "rtl" / "montu_pkg.sv"
 DOC_PATH = REPO / "docs" / "isa.md"
 

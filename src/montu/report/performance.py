@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from montu.errors import MontuError
+from montu.paths import repo_root
 from montu.report.references import DIFFERENCES, REFERENCES
 
 NOT_YET = "not measured yet"
@@ -29,10 +30,6 @@ TARGET_MAX_FF = 15_000
 AT_BITS = 1024          # every swept configuration (MaxBits ≥ 1024) can multiply 1024-bit numbers
 CURVE_PLOT_OPS = ("scalar_mult", "sign", "verify")
 UNIT_PLOT_OPS = ("STARTMMI", "MINV", "MADD", "ADD", "MOV")
-
-
-def repo_root() -> Path:
-    return Path(__file__).resolve().parents[3]
 
 
 def load_results(directory: Path) -> dict[str, Any]:

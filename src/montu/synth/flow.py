@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from montu.errors import MontuError
+from montu.paths import repo_root as checkout_root
 from montu.synth.config import Device, SynthConfig
 from montu.synth.process import run_in_group
 
@@ -79,7 +80,7 @@ class SynthResult:
 
 def repo_root() -> Path:
     """The repository holding rtl/montu_top.sv (the flow needs the RTL sources)."""
-    root = Path(__file__).resolve().parents[3]
+    root = checkout_root()
     if not (root / "rtl" / f"{TOP}.sv").is_file():
         raise SynthError(f"no rtl/{TOP}.sv under {root}: `montu synth` runs from a clone of the "
                          "repository (pip install -e .)")

@@ -1,5 +1,5 @@
 """The default backend: an instruction-level, cycle-exact model of the Montu unit."""
 
-from montu.sim.simulator import Simulator
+from montu.backends.sim.simulator import Simulator
 
 __all__ = ["Simulator"]

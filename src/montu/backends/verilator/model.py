@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from montu.isa import Response, decode_slots, load
-from montu.rtl.build import BuildResult, RtlConfig, build
-from montu.rtl.errors import RtlAssertionError, RtlError, RtlProtocolError, RtlTimeoutError
+from montu.backends.verilator.build import BuildResult, RtlConfig, build
+from montu.backends.verilator.errors import RtlAssertionError, RtlError, RtlProtocolError, RtlTimeoutError
 
 DEFAULT_BUDGET = 4_000_000   # cycles the unit may take to accept, and then to answer, one command
 RESET_CYCLES = 4             # cycles rst_ni is held low
@@ -89,7 +89,7 @@ class _SingleCommand:
 
 
 class RtlModel:
-    """The Verilated Montu unit, driven command by command; same interface as montu.sim.Simulator."""
+    """The Verilated Montu unit, driven command by command; same interface as montu.backends.sim.Simulator."""
 
     def __init__(self, word_bits: int = 64, lanes: int = 2, max_bits: int = 4096, num_regs: int = 32,
                  pipelined: bool = False, *, budget: int = DEFAULT_BUDGET, assertions: bool = True,

@@ -1,5 +1,5 @@
 """Command streams for differential testing and benchmarking of any backend with the simulator's
-interface (`execute`, `execute_many`): montu.sim.Simulator, montu.rtl.RtlModel."""
+interface (`execute`, `execute_many`): montu.backends.sim.Simulator, montu.backends.verilator.RtlModel."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from montu.arith import gf2m
 from montu.config import UnitConfig
 from montu.isa import Response, decode_slots, load
 from montu.isa.table import Instruction
-from montu.sim.inversion import run_inversion
+from montu.backends.sim.inversion import run_inversion
 
 MAX_WINDOW_BITS = load().imm_rule["window"].max            # SHLX/MMX window width: imm in 1 .. 5
 MLIN_MAX_CONSTANT = load().imm_rule["small_constants"].max  # MLIN: each constant in -3 .. 3

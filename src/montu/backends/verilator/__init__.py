@@ -4,9 +4,9 @@ Importing this package builds nothing; RtlModel() builds (or takes from the cach
 library of its configuration on first use.
 """
 
-from montu.rtl.errors import (RtlAssertionError, RtlBuildError, RtlError, RtlProtocolError,
-                              RtlTimeoutError)
-from montu.rtl.model import RtlModel
+from montu.backends.verilator.errors import (RtlAssertionError, RtlBuildError, RtlError,
+                                             RtlProtocolError, RtlTimeoutError)
+from montu.backends.verilator.model import RtlModel
 
 __all__ = ["RtlAssertionError", "RtlBuildError", "RtlError", "RtlModel", "RtlProtocolError",
            "RtlTimeoutError"]

@@ -24,7 +24,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from montu.config import UnitConfig
-from montu.rtl.errors import RtlBuildError
+from montu.paths import repo_root
+from montu.backends.verilator.errors import RtlBuildError
 
 TOP_MODULE = "montu_top"
 LIBRARY_NAME = "libmontu_rtl.so"
@@ -78,7 +79,7 @@ def rtl_dir() -> Path:
     override = os.environ.get("MONTU_RTL_DIR")
     if override:
         return Path(override).expanduser().resolve()
-    return (Path(__file__).resolve().parents[3] / "rtl").resolve()
+    return (repo_root() / "rtl").resolve()
 
 
 def cache_root() -> Path:
