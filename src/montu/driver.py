@@ -24,6 +24,8 @@ from montu.isa import Response, encode, load
 
 # Register conventions of the driver's command sequences.
 R_MOD, R_X, R_Y, R_Z, R_ACC0, R_ACC1, R_EXP, R_ONE = 0, 1, 2, 3, 4, 5, 6, 7
+CORE_INSTRUCTIONS = ("STARTMMI", "MMX")   # what `last_core_cycles` counts
+OPCODE_SHIFT = load().slots["op"].lsb
 _CACHE_LIMIT = 256  # moduli whose R² (and R³) the driver keeps (least recently used dropped)
 
 
@@ -71,8 +73,11 @@ class Unit:
         self._r3_cache: OrderedDict[int, int] = OrderedDict()
         self.num_regs = num_regs
         self.last_cycles = 0
+        # the paper's quantity: cycles of the Montgomery multiplications (STARTMMI, MMX) alone
+        self.last_core_cycles = 0
         self.total_cycles = 0  # every cycle this unit has run since it was made (never reset)
-        self._cycles = 0
+        self._core_opcodes = frozenset(self._isa.by_name[name].opcode for name in CORE_INSTRUCTIONS)
+        self._cycles = self._core_cycles = 0
 
     @property
     def isa(self):
@@ -82,8 +87,11 @@ class Unit:
     # ------------------------------------------------------------ low level
     def send(self, name: str, *, data: int = 0, **slots: int) -> Response:
         """Send one command and return the unit's response as it is (errors included)."""
-        rsp = self._backend.execute(encode(name, **slots), data)
+        insn = encode(name, **slots)
+        rsp = self._backend.execute(insn, data)
         self._cycles += rsp.cycles
+        if insn >> OPCODE_SHIFT in self._core_opcodes:
+            self._core_cycles += rsp.cycles
         self.total_cycles += rsp.cycles
         return rsp
 
@@ -92,6 +100,8 @@ class Unit:
         responses = self._backend.execute_many(commands)
         spent = sum(rsp.cycles for rsp in responses)
         self._cycles += spent
+        self._core_cycles += sum(rsp.cycles for (insn, _), rsp in zip(commands, responses)
+                                 if insn >> OPCODE_SHIFT in self._core_opcodes)
         self.total_cycles += spent
         return responses
 
@@ -153,7 +163,7 @@ class Unit:
     # ------------------------------------------------------------ API
     def mont_mul(self, x: int, y: int, n: int, field: Field = Field.GFP) -> int:
         """x·y·2^-L mod n (GF(p)) or x(x)·y(x)·x^-L mod n(x) (GF(2^m)), L = 64·⌈bits/64⌉."""
-        self._cycles = 0
+        self._cycles = self._core_cycles = 0
         k = self._load_modulus(n, field)
         self._check_operand("x", x, n, field)
         self._check_operand("y", y, n, field)
@@ -161,12 +171,12 @@ class Unit:
         self.write(R_Y, y, k)
         self.run("STARTMMI", rd=R_Z, ra=R_X, rb=R_Y)
         z = self.read(R_Z, k)
-        self.last_cycles = self._cycles
+        self.last_cycles, self.last_core_cycles = self._cycles, self._core_cycles
         return z
 
     def mod_mul(self, x: int, y: int, n: int, field: Field = Field.GFP) -> int:
         """x·y mod n (GF(p)) or x(x)·y(x) mod n(x) (GF(2^m))."""
-        self._cycles = 0
+        self._cycles = self._core_cycles = 0
         k = self._load_modulus(n, field)
         self._check_operand("x", x, n, field)
         self._check_operand("y", y, n, field)
@@ -176,7 +186,7 @@ class Unit:
         self.run("STARTMMI", rd=R_Z, ra=R_X, rb=R_Y)        # x·y·R^-1
         self.run("STARTMMI", rd=R_Z, ra=R_Z, rb=R_ACC0)     # · R^2 · R^-1 = x·y
         z = self.read(R_Z, k)
-        self.last_cycles = self._cycles
+        self.last_cycles, self.last_core_cycles = self._cycles, self._core_cycles
         return z
 
     def mod_inv(self, a: int, n: int, field: Field = Field.GFP) -> int:
@@ -186,7 +196,7 @@ class Unit:
         Runs MINV (bie2021 Alg. 3 on the unit). Its time depends on the operands, so do not use it
         on secret values without blinding them first.
         """
-        self._cycles = 0
+        self._cycles = self._core_cycles = 0
         field = Field(field)
         if field is Field.GF2M:
             if gf2m.degree(n) < 1:
@@ -205,11 +215,11 @@ class Unit:
         except UnitError as exc:
             if exc.code != self._isa.error_code["E_NO_INVERSE"]:
                 raise
-            self.last_cycles = self._cycles
+            self.last_cycles, self.last_core_cycles = self._cycles, self._core_cycles
             raise UnitNoInverse(f"no inverse: gcd(a, n) ≠ 1 for this {bits}-bit modulus",
                                 code=exc.code) from None
         z = self.read(R_Z, k)
-        self.last_cycles = self._cycles
+        self.last_cycles, self.last_core_cycles = self._cycles, self._core_cycles
         if (gf2m.degree(z) >= gf2m.degree(n)) if field is Field.GF2M else z >= n:
             raise MontuError(f"unit returned an unreduced inverse for a {bits}-bit modulus; "
                              "this is a unit fault, please report it")
@@ -226,7 +236,7 @@ class Unit:
         value below 2^(2L) (e.g. a 2048-bit ciphertext modulo a 1024-bit prime): it is reduced on
         the unit.
         """
-        self._cycles = 0
+        self._cycles = self._core_cycles = 0
         k = self._load_modulus(n, Field.GFP)
         length = 64 * k
         if exponent_bits is None:
@@ -260,14 +270,14 @@ class Unit:
         self._run_many([(startmmi(rd=R_Z, ra=R_ACC0, rb=R_ONE), 0),   # out of Montgomery form
                         (encode("LDZ", rd=R_EXP), 0)], "exponentiation result")
         z = self.read(R_Z, k)
-        self.last_cycles = self._cycles
+        self.last_cycles, self.last_core_cycles = self._cycles, self._core_cycles
         return z
 
     def mod_exp_public(self, base: int, exponent: int, n: int) -> int:
         """base^exponent mod n for a PUBLIC exponent (e.g. RSA's e = 65537): left-to-right square
         and multiply, so the time follows the exponent's bits. Never use it with a secret exponent.
         base may be any value below 2^(2L)."""
-        self._cycles = 0
+        self._cycles = self._core_cycles = 0
         k = self._load_modulus(n, Field.GFP)
         length = 64 * k
         if not 0 <= base < 1 << (2 * length):
@@ -288,7 +298,7 @@ class Unit:
         for first in range(0, len(commands), 64):
             self._run_many(commands[first:first + 64], "public exponentiation")
         z = self.read(R_Z, k)
-        self.last_cycles = self._cycles
+        self.last_cycles, self.last_core_cycles = self._cycles, self._core_cycles
         return z
 
     @property
@@ -362,6 +372,7 @@ class Unit:
             self.write(reg, self._r2_cache[key], k)
             return
         length = 64 * k
+        core_before = self._core_cycles      # a per-modulus constant: not the call's core work
         self.write(reg, 1 << (length - 64), k)
         mdbl = (encode("MDBL", rd=reg, ra=reg), 0)
         self._run_many([mdbl] * 65, "MDBL")  # 64 doublings to 2^L, one more: j = 1
@@ -371,6 +382,7 @@ class Unit:
         if len(self._r2_cache) >= _CACHE_LIMIT:   # key generation tries many moduli
             self._r2_cache.popitem(last=False)    # least recently used
         self._r2_cache[key] = self.read(reg, k)
+        self._core_cycles = core_before
 
     def _load_r3(self, reg: int, n: int, k: int) -> None:
         """reg = R³ mod n (GF(p)) = R²·R²·R⁻¹, computed on the unit once per modulus. Needs R² in
@@ -379,7 +391,9 @@ class Unit:
             self._r3_cache.move_to_end(n)
             self.write(reg, self._r3_cache[n], k)
             return
+        core_before = self._core_cycles
         self.run("STARTMMI", rd=reg, ra=R_ACC1, rb=R_ACC1)
+        self._core_cycles = core_before
         if len(self._r3_cache) >= _CACHE_LIMIT:
             self._r3_cache.popitem(last=False)
         self._r3_cache[n] = self.read(reg, k)
