@@ -242,3 +242,67 @@ def test_dump_errors(reference):
         dump_public(reference.n + 1, reference.e)        # even modulus
     with pytest.raises(RsaFormatError, match="not a valid RSA public key"):
         dump_public(reference.n, 1)
+
+
+# ------------------------------------------------------------------ review item 4: bad input
+def test_oversized_and_pathological_pem_is_refused_quickly(reference):
+    import time
+
+    from montu.errors import MAX_KEY_BYTES
+
+    with pytest.raises(RsaFormatError, match="at most 1 MiB"):
+        load_key(read("rsa-genpkey.pem") + b"\n" * MAX_KEY_BYTES)
+    # many BEGIN lines without an END: the old non-greedy regex was quadratic (minutes at 1 MiB)
+    start = time.perf_counter()
+    with pytest.raises(RsaFormatError, match="without its matching"):
+        load_key(b"-----BEGIN PRIVATE KEY-----\n" * (MAX_KEY_BYTES // 28))
+    assert time.perf_counter() - start < 0.5
+    assert load_key(read("rsa-genpkey.pem")) == reference          # the next good call works
+
+
+@pytest.fixture(scope="module")
+def openssl_keys(tmp_path_factory) -> Path:
+    """RSA-PSS keys (without and with parameters) and a 3-prime key, made by openssl."""
+    if OPENSSL is None:
+        pytest.skip("needs the openssl command")
+    d = tmp_path_factory.mktemp("rsa-keys")
+    made = {"pss.pem": ["-algorithm", "RSA-PSS"],
+            "pss-sha384.pem": ["-algorithm", "RSA-PSS", "-pkeyopt", "rsa_pss_keygen_md:sha384",
+                               "-pkeyopt", "rsa_pss_keygen_mgf1_md:sha384",
+                               "-pkeyopt", "rsa_pss_keygen_saltlen:24"],
+            "three-primes.pem": ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_primes:3"]}
+    for name, args in made.items():
+        subprocess.run([OPENSSL, "genpkey", *args, "-pkeyopt", "rsa_keygen_bits:1024", "-out",
+                        str(d / name)], check=True, capture_output=True)
+    for name in ("pss", "pss-sha384"):
+        subprocess.run([OPENSSL, "pkey", "-in", str(d / f"{name}.pem"), "-pubout", "-out",
+                        str(d / f"{name}-pub.pem")], check=True, capture_output=True)
+    subprocess.run([OPENSSL, "rsa", "-in", str(d / "three-primes.pem"), "-traditional", "-outform",
+                    "DER", "-out", str(d / "three-primes.der")], check=True, capture_output=True)
+    return d
+
+
+def test_rsa_pss_keys_load_with_their_restriction_and_are_written_back_with_it(openssl_keys):
+    from montu.rsa.encoding import PssRestriction
+
+    unrestricted = load_key((openssl_keys / "pss.pem").read_bytes())
+    assert unrestricted.pss == PssRestriction()
+    restricted = load_key((openssl_keys / "pss-sha384.pem").read_bytes())
+    assert (restricted.pss.hash, restricted.pss.mgf1_hash, restricted.pss.min_salt_length) == \
+        ("sha384", "sha384", 24)
+    for name, numbers in (("pss", unrestricted), ("pss-sha384", restricted)):
+        assert load_key((openssl_keys / f"{name}-pub.pem").read_bytes()).pss == numbers.pss
+        assert dump_private(numbers) == (openssl_keys / f"{name}.pem").read_bytes()
+        assert dump_public(numbers.n, numbers.e, pss=numbers.pss) == \
+            (openssl_keys / f"{name}-pub.pem").read_bytes()
+        with pytest.raises(RsaFormatError, match="only be written as PKCS#8"):
+            dump_private(numbers, fmt="pkcs1")
+        with pytest.raises(RsaFormatError, match="only be written as SubjectPublicKeyInfo"):
+            dump_public(numbers.n, numbers.e, fmt="pkcs1", pss=numbers.pss)
+    assert load_key(read("rsa-genpkey.pem")).pss is None
+
+
+@pytest.mark.parametrize("name", ["three-primes.pem", "three-primes.der"])
+def test_multi_prime_keys_are_named_as_such(openssl_keys, name):
+    with pytest.raises(RsaFormatError, match="multi-prime RSA key.*not supported"):
+        load_key((openssl_keys / name).read_bytes())

@@ -27,7 +27,7 @@ from montu.rsa.padding import (
     HASHES, RsaDecryptionError, RsaPaddingError, emsa_pkcs1_v15_encode,
     emsa_pkcs1_v15_encode_digest, emsa_pss_encode, emsa_pss_encode_digest, emsa_pss_verify,
     emsa_pss_verify_digest, hash_info, mgf1, oaep_decode, oaep_encode, oaep_max_message_length,
-    pss_max_salt_length,
+    pss_max_salt_length, pss_min_modulus_bits,
 )
 
 def _load_cavp():
@@ -431,3 +431,24 @@ def test_oaep_label_vector_boringssl():
     assert oaep_decode(em, k, "sha512", label) == fields["Output"].strip('"').encode()
     with pytest.raises(RsaDecryptionError):
         oaep_decode(em, k, "sha512")
+
+
+def test_pss_min_modulus_bits_is_the_edge_of_what_fits():
+    for hash_name, info in HASHES.items():
+        for salt_length in (0, info.digest_size):
+            bits = pss_min_modulus_bits(hash_name, salt_length)
+            assert pss_max_salt_length(bits - 1, hash_name) == salt_length
+            assert pss_max_salt_length(bits - 2, hash_name) < salt_length
+    assert pss_min_modulus_bits("sha512") == 522
+    with pytest.raises(RsaPaddingError, match="512-bit key is too small for RSA-PSS with sha512 "
+                                              "and an empty salt: it needs at least 522 bits"):
+        emsa_pss_encode(b"m", "sha512", 511, b"")
+
+
+def test_pss_verify_can_demand_a_minimum_salt_length():
+    em = emsa_pss_encode(b"m", "sha256", 1023, bytes(20))
+    assert emsa_pss_verify(b"m", em, 1023, "sha256")
+    assert emsa_pss_verify_digest(hash_info("sha256").digest(b"m"), em, 1023, "sha256",
+                                  min_salt_length=20)
+    assert not emsa_pss_verify_digest(hash_info("sha256").digest(b"m"), em, 1023, "sha256",
+                                      min_salt_length=21)

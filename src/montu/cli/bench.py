@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from montu.cli.options import positive_integer
 from montu.errors import MontuError
 
 
@@ -16,20 +17,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     _unit_options(unit)
     unit.add_argument("--lengths", default=None,
                       help="comma-separated operand lengths in bits (multiples of 64)")
-    unit.add_argument("--inversions", type=int, default=10, help="MINV samples per length and field")
+    unit.add_argument("--inversions", type=positive_integer, default=10, help="MINV samples per length and field")
     _output_option(unit, "unit")
     unit.set_defaults(func=_bench_unit)
 
     rsa = kinds.add_parser("rsa", help="RSA modexp, CRT private/public operations, key generation")
     _unit_options(rsa)
-    rsa.add_argument("--keys", type=int, default=10, help="keys generated for the key-generation figures")
+    rsa.add_argument("--keys", type=positive_integer, default=10, help="keys generated for the key-generation figures")
     _output_option(rsa, "rsa")
     rsa.set_defaults(func=_bench_rsa)
 
     ecc = kinds.add_parser("ecc", help="scalar multiplication, ECDSA sign/verify, ECDH per curve")
     _unit_options(ecc)
     ecc.add_argument("--curves", default=None, help="comma-separated OpenSSL curve names (default: all)")
-    ecc.add_argument("--samples", type=int, default=3, help="random scalars/messages per curve")
+    ecc.add_argument("--samples", type=positive_integer, default=3, help="random scalars/messages per curve")
     _output_option(ecc, "ecc")
     ecc.set_defaults(func=_bench_ecc)
 
@@ -54,9 +55,10 @@ def _bench_unit(args: argparse.Namespace) -> int:
     lengths = unit.LENGTHS
     if args.lengths:
         try:
-            lengths = tuple(int(x) for x in args.lengths.split(","))
-        except ValueError:
-            raise MontuError(f"--lengths must be comma-separated integers (got {args.lengths!r})") from None
+            lengths = tuple(positive_integer(x) for x in args.lengths.split(","))
+        except argparse.ArgumentTypeError:
+            raise MontuError(f"--lengths must be comma-separated whole numbers in decimal digits "
+                             f"(got {args.lengths!r})") from None
         if any(b <= 0 or b % 64 for b in lengths):
             raise MontuError("--lengths must be positive multiples of 64")
     unit.run(backend=args.backend, lengths=lengths, inversions=args.inversions, out=args.output,

@@ -2,7 +2,7 @@
 
 The contract (README): keys and signatures are what OpenSSL reads and writes; `verify` exits 0
 for a valid signature and 1 for an invalid one; any bad input ends with one readable line on
-stderr and exit status 2.
+stderr and exit status 2, and leaves no output file behind (keyfiles writes atomically).
 """
 
 from __future__ import annotations
@@ -13,18 +13,19 @@ import time
 from collections.abc import Callable
 
 from montu.cli import keyfiles
-from montu.cli.options import add_unit_options, make_unit, report_stats
+from montu.cli.options import add_unit_options, make_unit, positive_integer, report_stats
 from montu.errors import MontuError
 
 HASHES = ("sha1", "sha224", "sha256", "sha384", "sha512")
+DEFAULT_HASH = "sha256"
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     genkey = commands.add_parser("genkey", help="generate a key on the unit (PEM)")
     kinds = genkey.add_subparsers(dest="kind", required=True)
     rsa = kinds.add_parser("rsa", help="RSA key: primes, d and CRT values all computed on the unit")
-    rsa.add_argument("--bits", type=int, default=2048, help="modulus size (multiple of 8; default 2048)")
-    rsa.add_argument("--e", type=int, default=65537, help="public exponent (default 65537)")
+    rsa.add_argument("--bits", type=positive_integer, default=2048, help="modulus size (multiple of 8; default 2048)")
+    rsa.add_argument("--e", type=positive_integer, default=65537, help="public exponent (default 65537)")
     rsa.add_argument("--format", choices=("pkcs8", "pkcs1"), default="pkcs8",
                      help="PRIVATE KEY (pkcs8, as openssl genpkey) or RSA PRIVATE KEY (pkcs1)")
     rsa.add_argument("-q", "--quiet", action="store_true", help="no progress dots on stderr")
@@ -50,7 +51,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     sign.add_argument("-i", "--in", dest="input", required=True, help="message file ('-': stdin)")
     _output(sign)
     _hash(sign)
-    sign.add_argument("--pss", action="store_true", help="RSA-PSS (MGF1 same hash, salt = digest length)")
+    sign.add_argument("--pss", action="store_true",
+                      help="RSA-PSS (MGF1 same hash, salt = digest length); RSA-PSS keys always "
+                           "sign with PSS, with their own hash and salt length")
     sign.add_argument("--deterministic", action="store_true", help="ECDSA: RFC 6979 nonces")
     add_unit_options(sign)
     sign.set_defaults(func=_sign)
@@ -60,7 +63,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     verify.add_argument("-i", "--in", dest="input", required=True, help="message file ('-': stdin)")
     verify.add_argument("-s", "--signature", required=True, help="signature file")
     _hash(verify)
-    verify.add_argument("--pss", action="store_true", help="RSA-PSS (salt length recovered)")
+    verify.add_argument("--pss", action="store_true",
+                        help="RSA-PSS (salt length recovered); always for RSA-PSS keys")
     add_unit_options(verify)
     verify.set_defaults(func=_verify)
 
@@ -97,7 +101,21 @@ def _output(parser: argparse.ArgumentParser) -> None:
 
 
 def _hash(parser: argparse.ArgumentParser, help_text: str = "message digest (default sha256)") -> None:
-    parser.add_argument("--hash", choices=HASHES, default="sha256", help=help_text)
+    # default None: "not given", so an RSA-PSS key restricted to one hash can supply its own
+    parser.add_argument("--hash", choices=HASHES, default=None, help=help_text)
+
+
+def _hash_for(args: argparse.Namespace, key: object) -> str:
+    """--hash, or the hash an RSA-PSS key is restricted to, or sha256."""
+    restriction = getattr(key, "pss_restriction", None)
+    if args.hash is None:
+        return restriction.hash if restriction is not None and restriction.hash else DEFAULT_HASH
+    return str(args.hash)
+
+
+def _uses_pss(args: argparse.Namespace, key: object) -> bool:
+    """--pss, or always for an RSA-PSS key (as `openssl dgst` signs with one)."""
+    return bool(args.pss) or bool(getattr(key, "pss_only", False))
 
 
 def _timed(args: argparse.Namespace, unit, what: str, action: Callable[[], object]) -> object:
@@ -153,61 +171,75 @@ def _private_key(args: argparse.Namespace, unit, what: str):
 
 def _sign(args: argparse.Namespace) -> int:
     unit = make_unit(args)
+    keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input})
     key = _private_key(args, unit, "sign")
-    message = keyfiles.read_input(args.input)
+    message = keyfiles.read_input(args.input, what="message")
+    hash_name = _hash_for(args, key)
     if keyfiles.is_rsa(key):
         if args.deterministic:
             raise MontuError("--deterministic is for ECDSA keys; RSA signatures are deterministic "
                              "(v1.5) or salted (PSS)")
-        signature = _timed(args, unit, "RSA sign", lambda: key.sign(message, args.hash, pss=args.pss))
+        pss = _uses_pss(args, key)
+        signature = _timed(args, key.unit, "RSA sign", lambda: key.sign(message, hash_name, pss=pss))
     else:
         if args.pss:
             raise MontuError("--pss is for RSA keys; this is an EC key (ECDSA)")
-        signature = _timed(args, unit, "ECDSA sign",
-                           lambda: key.sign(message, args.hash, deterministic=args.deterministic))
+        signature = _timed(args, key.unit, "ECDSA sign",
+                           lambda: key.sign(message, hash_name, deterministic=args.deterministic))
     keyfiles.write_output(args.out, signature)
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
     unit = make_unit(args)
+    keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input,
+                                      "-s/--signature": args.signature})
     key = keyfiles.load_key(args.key, unit)
-    message = keyfiles.read_input(args.input)
-    signature = keyfiles.read_input(args.signature)
+    if keyfiles.is_private(key):       # a private key file verifies with its public half
+        key = key.public_key()
+    message = keyfiles.read_input(args.input, what="message")
+    signature = keyfiles.read_signature(args.signature)
+    hash_name = _hash_for(args, key)
     if keyfiles.is_rsa(key):
-        ok = _timed(args, unit, "RSA verify", lambda: key.verify(signature, message, args.hash, pss=args.pss))
+        pss = _uses_pss(args, key)
+        ok = _timed(args, key.unit, "RSA verify", lambda: key.verify(signature, message, hash_name, pss=pss))
     else:
         if args.pss:
             raise MontuError("--pss is for RSA keys; this is an EC key (ECDSA)")
-        ok = _timed(args, unit, "ECDSA verify", lambda: key.verify(signature, message, args.hash))
-    print("Verified OK" if ok else "Verification failure")
+        ok = _timed(args, key.unit, "ECDSA verify", lambda: key.verify(signature, message, hash_name))
+    keyfiles.print_line("Verified OK" if ok else "Verification failure")
     return 0 if ok else 1
 
 
 def _encrypt(args: argparse.Namespace) -> int:
     unit = make_unit(args)
+    keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input})
     key = keyfiles.load_key(args.key, unit)
     if not keyfiles.is_rsa(key):
         raise MontuError(f"{args.key}: encrypt needs an RSA key (EC encryption is not supported)")
-    message = keyfiles.read_input(args.input)
-    ciphertext = _timed(args, unit, "RSA-OAEP encrypt", lambda: key.encrypt(message, args.hash))
+    message = keyfiles.read_input(args.input, what="plaintext")
+    hash_name = _hash_for(args, None)
+    ciphertext = _timed(args, key.unit, "RSA-OAEP encrypt", lambda: key.encrypt(message, hash_name))
     keyfiles.write_output(args.out, ciphertext)
     return 0
 
 
 def _decrypt(args: argparse.Namespace) -> int:
     unit = make_unit(args)
+    keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input})
     key = _private_key(args, unit, "decrypt")
     if not keyfiles.is_rsa(key):
         raise MontuError(f"{args.key}: decrypt needs an RSA private key")
-    ciphertext = keyfiles.read_input(args.input)
-    plaintext = _timed(args, unit, "RSA-OAEP decrypt", lambda: key.decrypt(ciphertext, args.hash))
+    ciphertext = keyfiles.read_input(args.input, what="ciphertext")
+    hash_name = _hash_for(args, None)
+    plaintext = _timed(args, key.unit, "RSA-OAEP decrypt", lambda: key.decrypt(ciphertext, hash_name))
     keyfiles.write_output(args.out, plaintext)
     return 0
 
 
 def _derive(args: argparse.Namespace) -> int:
     unit = make_unit(args)
+    keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "--peer": args.peer})
     key = _private_key(args, unit, "derive")
     if keyfiles.is_rsa(key):
         raise MontuError(f"{args.key}: derive (ECDH) needs an EC private key, this is RSA")
@@ -216,6 +248,6 @@ def _derive(args: argparse.Namespace) -> int:
         raise MontuError(f"{args.peer}: the peer key is RSA, ECDH needs an EC public key")
     if keyfiles.is_private(peer):
         peer = peer.public_key()
-    secret = _timed(args, unit, "ECDH derive", lambda: key.exchange(peer))
+    secret = _timed(args, key.unit, "ECDH derive", lambda: key.exchange(peer))
     keyfiles.write_output(args.out, secret)
     return 0

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import re
 import time
 
 from montu.arith.field import Field
+from montu.cli import keyfiles
 from montu.cli.options import add_unit_options, make_unit, report_stats
 from montu.errors import MontuError
 
@@ -39,13 +41,18 @@ def _field(parser: argparse.ArgumentParser) -> None:
                         help="gfp: integers (default); gf2m: binary polynomials as bit strings")
 
 
+# ASCII hex digits only, optionally 0x and _ between digit groups: int(text, 16) alone would also
+# take a sign ('-5'), spaces and non-ASCII digits ('１２３')
+_HEX = re.compile(r"(0[xX])?[0-9a-fA-F]+(_[0-9a-fA-F]+)*")
+
+
 def _hex(text: str, name: str) -> int:
-    digits = text.strip().lower().removeprefix("0x").replace("_", "")
-    try:
-        value = int(digits, 16)
-    except ValueError:
-        raise MontuError(f"{name} must be a hexadecimal number (got {text!r})") from None
-    return value
+    """The argument `name` as a non-negative integer written in hexadecimal."""
+    digits = text.strip()
+    if not _HEX.fullmatch(digits):
+        raise MontuError(f"{name} must be a non-negative hexadecimal number: digits 0-9 a-f, "
+                         f"optionally after 0x (got {text!r})")
+    return int(digits, 16)
 
 
 def _run(args: argparse.Namespace, what: str, operation) -> int:
@@ -53,7 +60,7 @@ def _run(args: argparse.Namespace, what: str, operation) -> int:
     start_cycles, start = unit.total_cycles, time.perf_counter()
     result = operation(unit)
     report_stats(args, what, unit.total_cycles - start_cycles, time.perf_counter() - start)
-    print(f"{result:x}")
+    keyfiles.print_line(f"{result:x}")
     return 0
 
 

@@ -7,6 +7,8 @@ They work before the command (`montu --backend rtl sign ...`) and after it
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
 
 from montu.driver import Unit, default_unit
@@ -22,13 +24,54 @@ def add_unit_options(parser: argparse.ArgumentParser, *, top_level: bool = False
                         help="sim: the cycle-exact simulator (default); rtl: the Verilated RTL")
     parser.add_argument("--stats", action="store_true", default=default(False),
                         help="print unit cycles and the time they take at --mhz on stderr")
-    parser.add_argument("--mhz", type=float, default=default(DEFAULT_MHZ),
+    parser.add_argument("--mhz", type=positive_number, default=default(DEFAULT_MHZ),
                         help=f"unit clock for --stats (default {DEFAULT_MHZ:g} MHz)")
 
 
+# ------------------------------------------------------------------ argument types
+# argparse calls these on the option's text; ArgumentTypeError's message becomes the usage error
+# "argument --mhz: must be ...".
+# ASCII digits only: int() and float() also take other scripts' digits ('１２', '٣'), and float()
+# takes 'nan' and 'inf'
+_DECIMAL = re.compile(r"[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def positive_number(text: str) -> float:
+    """A finite number > 0 (a clock, a timeout): not 0, negative, nan or inf."""
+    if not _NUMBER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0, in digits "
+                                         f"0-9 (got {text!r})")
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number greater than 0 (got {text!r})")
+    return value
+
+
+def positive_integer(text: str) -> int:
+    """A count: ASCII decimal digits, at least 1."""
+    value = _decimal(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1 (got {text!r})")
+    return value
+
+
+def non_negative_integer(text: str) -> int:
+    """A seed, an index: ASCII decimal digits."""
+    return _decimal(text)
+
+
+def _decimal(text: str) -> int:
+    digits = text.strip()
+    if not _DECIMAL.fullmatch(digits):   # int() also takes '-3', '1_0', '+4'
+        raise argparse.ArgumentTypeError(f"must be a whole number in decimal digits 0-9 "
+                                         f"(got {text!r})")
+    return int(digits)
+
+
 def make_unit(args: argparse.Namespace) -> Unit:
-    if args.mhz <= 0:
-        raise MontuError(f"--mhz must be positive (got {args.mhz:g})")
+    if not math.isfinite(args.mhz) or args.mhz <= 0:
+        raise MontuError(f"--mhz must be a finite number greater than 0 (got {args.mhz:g})")
     return default_unit(args.backend)
 
 

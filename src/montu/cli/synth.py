@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from montu.cli.options import non_negative_integer, positive_integer, positive_number
 from montu.errors import MontuError
 
 
@@ -12,10 +13,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     synth = commands.add_parser(
         "synth", help="synthesize, place and route the unit on an ECP5-85 (Yosys + nextpnr) "
                       "-> bench/results/synth.json")
-    synth.add_argument("--word", type=int, default=64, help="Word: 32 or 64 (default 64)")
-    synth.add_argument("--lanes", type=int, default=2, help="Lanes: 1, 2 or 4 (default 2)")
-    synth.add_argument("--max-bits", type=int, default=4096, help="MaxBits (default 4096)")
-    synth.add_argument("--num-regs", type=int, default=32, help="NumRegs: 16 .. 32 (default 32)")
+    synth.add_argument("--word", type=positive_integer, default=64, help="Word: 32 or 64 (default 64)")
+    synth.add_argument("--lanes", type=positive_integer, default=2, help="Lanes: 1, 2 or 4 (default 2)")
+    synth.add_argument("--max-bits", type=positive_integer, default=4096, help="MaxBits (default 4096)")
+    synth.add_argument("--num-regs", type=positive_integer, default=32, help="NumRegs: 16 .. 32 (default 32)")
     synth.add_argument("--top", default="montu_top",
                        choices=("montu_top", "montu_mont", "montu_inv", "montu_wordop"),
                        help="the unit (default) or one engine on its own, with the unit's "
@@ -29,10 +30,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     synth.add_argument("--only-missing", action="store_true",
                        help="with --sweep: skip configurations already in the results file "
                             "for the current RTL")
-    synth.add_argument("--speed", type=int, default=6, help="ECP5 speed grade 6, 7, 8 (default 6)")
-    synth.add_argument("--seed", type=int, default=1, help="nextpnr placer seed (default 1)")
-    synth.add_argument("--freq", type=float, default=100.0, help="target fmax in MHz (default 100)")
-    synth.add_argument("--timeout", type=float, default=7200.0,
+    synth.add_argument("--speed", type=positive_integer, default=6, help="ECP5 speed grade 6, 7, 8 (default 6)")
+    synth.add_argument("--seed", type=non_negative_integer, default=1, help="nextpnr placer seed (default 1)")
+    synth.add_argument("--freq", type=positive_number, default=100.0, help="target fmax in MHz (default 100)")
+    synth.add_argument("--timeout", type=positive_number, default=7200.0,
                        help="seconds each tool may run per configuration (default 7200)")
     synth.add_argument("-o", "--output", type=Path, default=Path("bench/results/synth.json"))
     synth.set_defaults(func=_synth)

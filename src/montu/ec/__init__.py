@@ -11,11 +11,11 @@ simulator unit); scalar multiplication by a secret is a constant-time Montgomery
 """
 
 from montu.ec.curves import CURVES, Curve, curve_by_oid, curve_names, get_curve
-from montu.ec.errors import (CurveMismatch, InvalidPrivateKey, InvalidPublicKey, UnknownCurve,
-                             UnsupportedHash)
+from montu.ec.errors import (CurveMismatch, EcFaultError, InvalidPrivateKey, InvalidPublicKey,
+                             UnknownCurve, UnsupportedHash)
 from montu.ec.keys import (EcPrivateKey, EcPublicKey, default_unit, generate, load_der, load_pem,
                            public_key_from_private)
 
-__all__ = ["CURVES", "Curve", "CurveMismatch", "EcPrivateKey", "EcPublicKey", "InvalidPrivateKey",
+__all__ = ["CURVES", "Curve", "CurveMismatch", "EcFaultError", "EcPrivateKey", "EcPublicKey", "InvalidPrivateKey",
            "InvalidPublicKey", "UnknownCurve", "UnsupportedHash", "curve_by_oid", "curve_names",
            "default_unit", "generate", "get_curve", "load_der", "load_pem", "public_key_from_private"]

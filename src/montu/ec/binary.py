@@ -6,6 +6,10 @@ projective (X : Z): per bit one Madd (4M + 1S + 2 XOR, with the base point's x) 
 products (9 on the Koblitz curves) and 3 XORs per bit, plus one SHL1 and two CSWAPs. y is
 recovered at the end (López–Dahab) with one inversion, by Itoh–Tsujii on the unit. Values are in
 Montgomery form (R = x^L); additions are ADD, the unit's one-pass XOR in GF(2^m) mode.
+
+ECDSA signing checks each signature against a second k·G (`x_is_one_of`): the same ladder from a
+random projective start (X·λ : λ), left projective and compared with the candidate x's as
+X = x·Z, without y recovery; and `sqrt_b_squares_to_b` checks the √b cached per unit.
 """
 
 from __future__ import annotations
@@ -63,22 +67,39 @@ def _step(p: Program, sqrt_b_is_one: bool) -> None:
     p.sqr("XA", "T1")              # X(2A) = (XA² + √b·ZA²)² = XA⁴ + b·ZA⁴
 
 
+# The register that holds the random start Z (plain, from the host) of a re-randomized ladder.
+START_Z = "T5"
+
+
 @functools.cache
-def ladder_program(curve: Curve, steps: int, length_bits: int, recover_y: bool = True) -> Program:
+def ladder_program(curve: Curve, steps: int, length_bits: int, recover_y: bool = True,
+                   randomized: bool = False) -> Program:
     """kP for a scalar of exactly steps+1 bits, P = (XP, YP) affine plain, √b in SB (Montgomery
     form), flags in F0…; result affine plain in (XA, YA) (YA := T4) — or, without y recovery, the
-    projective (XA : ZA) in Montgomery form."""
+    projective (XA : ZA) in Montgomery form.
+
+    randomized=True: the ladder starts from (x·λ : λ) and (λ·(x⁴ + b) : λ·x²) for the λ the host
+    wrote into START_Z — the same points, so the same result, through different intermediate
+    values (4 products more). ECDSA signing recomputes k·G this way to check its signature."""
     m = gf2m.degree(curve.modulus)
     p = Program(REGS)
     p.one("ONE")
     p.mul("XP", "XP", "R2")
     p.mul("YP", "YP", "R2")
     p.mul("B", "B", "R2")
-    p.mov("XA", "XP")
-    p.mul("ZA", "ONE", "R2")       # 1 in Montgomery form
+    if randomized:
+        p.mul(START_Z, START_Z, "R2")   # λ (Montgomery form)
+        p.mul("XA", "XP", START_Z)
+        p.mov("ZA", START_Z)            # P = (x·λ : λ)
+    else:
+        p.mov("XA", "XP")
+        p.mul("ZA", "ONE", "R2")        # 1 in Montgomery form
     p.sqr("ZB", "XP")              # 2P = (x⁴ + b : x²)
     p.sqr("XB", "ZB")
     p.xor("XB", "XB", "B")
+    if randomized:
+        p.mul("ZB", "ZB", START_Z)
+        p.mul("XB", "XB", START_Z)
     for i in range(steps):
         p.shift_flag(f"F{i // length_bits}")
         p.cswap("XA", "XB")
@@ -137,17 +158,49 @@ def _load_sqrt_b(unit: Unit, session: FieldSession, curve: Curve) -> None:
     session.write("SB", cache[curve.name])
 
 
+def forget_sqrt_b(unit: Unit, curve: Curve) -> None:
+    """Drop √b of `curve` cached for `unit` (after a fault it may be wrong; the next ladder
+    computes it again)."""
+    _SQRT_B.get(unit, {}).pop(curve.name, None)
+
+
+@functools.cache
+def _sqrt_b_check_program() -> Program:
+    p = Program(REGS)
+    p.mul("B", "B", "R2")
+    p.sqr("T1", "SB")
+    p.compare("T1", "B")           # (√b)² = b, both in Montgomery form
+    return p
+
+
+def sqrt_b_squares_to_b(unit: Unit, curve: Curve) -> bool:
+    """Whether the √b the ladders use (cached per unit) squares to b: one product and one CMP on
+    the unit. A wrong √b is a wrong curve, on which the x-only ladder still computes consistently,
+    so comparing two ladder runs would not find it. True when b = 1 (√b is not used)."""
+    if curve.b == 1:
+        return True
+    session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
+    _load_sqrt_b(unit, session, curve)
+    session.write("B", curve.b)
+    responses = execute(unit, _sqrt_b_check_program().commands, f"{curve.name} √b check")
+    return bool(responses[-1].flags >> 1 & 1)
+
+
 def _ladder(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[int, int],
-            recover_y: bool) -> FieldSession:
+            recover_y: bool, start_z: int | None = None) -> FieldSession:
     if point[0] == 0:
         raise ValueError("the x-only ladder needs x ≠ 0 (x = 0 is the point of order 2)")
     session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
     if curve.b != 1:
         _load_sqrt_b(unit, session, curve)
-    program = ladder_program(curve, steps, session.length_bits, recover_y)
+    program = ladder_program(curve, steps, session.length_bits, recover_y, start_z is not None)
     session.write("XP", point[0])
     session.write("YP", point[1])
     session.write("B", curve.b)
+    if start_z is not None:
+        if not (0 < start_z and start_z.bit_length() <= curve.bits):
+            raise ValueError(f"start Z must be a non-zero element of GF(2^{curve.bits})")
+        session.write(START_Z, start_z)
     for i, word in enumerate(flag_words(ladder_flags(scalar, steps), session.length_bits)):
         session.write(f"F{i}", word)
     execute(unit, program.commands, f"{curve.name} scalar multiplication")
@@ -159,6 +212,47 @@ def scalar_mult(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[
     The result must not be the point at infinity, nor (scalar+1)·point (scalar ≢ −1 mod ord)."""
     session = _ladder(unit, curve, scalar, steps, point, recover_y=True)
     return session.read("XA"), session.read("YA")
+
+
+_CANDIDATE_REGS = ("T1", "T2", "T3", "T4", "INV", "I1")   # free after an x-only ladder
+
+
+@functools.cache
+def _x_compare_program(count: int) -> tuple[Program, list[int], int]:
+    """After an x-only ladder: CMP of X with c·Z for `count` plain candidates c (EQ at one of the
+    returned positions: x = X/Z is c), and the position of the CMP of Z with 0 (EQ: the point
+    at infinity, which has no x)."""
+    if count > len(_CANDIDATE_REGS):
+        raise ValueError(f"at most {len(_CANDIDATE_REGS)} candidate x coordinates (got {count})")
+    p = Program(REGS)
+    compares = []
+    for reg in _CANDIDATE_REGS[:count]:
+        p.mul(reg, reg, "R2")
+        p.mul(reg, reg, "ZA")      # c·Z (Montgomery form)
+        compares.append(len(p.commands))
+        p.compare("XA", reg)
+    p.zero("I2")
+    infinity = len(p.commands)
+    p.compare("ZA", "I2")
+    return p, compares, infinity
+
+
+def x_is_one_of(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[int, int],
+                candidates: list[int], start_z: int) -> bool:
+    """Whether x(scalar·point) is one of the (public) candidates: the x-only ladder from the
+    projective start scaled by start_z (a non-zero field element, see `ladder_program`), then X
+    compared with c·Z on the unit — no inversion, no y recovery. False for the point at
+    infinity."""
+    if not all(0 <= c and c.bit_length() <= curve.bits for c in candidates):
+        raise ValueError(f"candidate x coordinates must be elements of GF(2^{curve.bits})")
+    session = _ladder(unit, curve, scalar, steps, point, recover_y=False, start_z=start_z)
+    program, compares, infinity = _x_compare_program(len(candidates))
+    for reg, value in zip(_CANDIDATE_REGS, candidates):
+        session.write(reg, value)
+    responses = execute(unit, program.commands, f"{curve.name} x comparison")
+    if responses[infinity].flags >> 1 & 1:
+        return False
+    return any(responses[i].flags >> 1 & 1 for i in compares)
 
 
 @functools.cache

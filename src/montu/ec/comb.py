@@ -17,14 +17,19 @@ register X, and `MMX` multiplies by entry X of a run: the unit selects the table
 time for every index. The sign σ is a CSWAP between S2 and −S2 on the C flag from `SHL1` of a sign
 register. Every command is the same for every k, so the cycle count is too.
 
-Exceptional additions (2Q = ±σ·T[u], probability about 8d/n for a random k) are detected by a CMP
-of H with 0 in every addition; the caller then recomputes with the co-Z ladder (also constant time).
+Exceptional additions (2Q = ±σ·T[u], probability about 8d/n for a random k) leave Z = 0, found by
+one CMP of the final Z with 0; the caller then recomputes with the co-Z ladder (also constant time).
+
+ECDSA signing checks each signature against a second k·G (`projective_program`,
+`generator_x_is_one_of`): the same comb from a random projective start Z = λ, left projective and
+compared with the candidate x's as X = x·Z², without the Fermat inversion.
 """
 
 from __future__ import annotations
 
 import functools
 import weakref
+from collections.abc import Callable
 
 from montu.arith.field import Field
 from montu.driver import Unit
@@ -32,6 +37,7 @@ from montu.ec import doubled_y
 from montu.ec.curves import Curve
 from montu.ec.program import Program, Registers, execute
 from montu.ec.session import FieldSession, flag_words
+from montu.isa import Response
 
 TEETH = 4
 TABLE_BITS = TEETH - 1
@@ -98,13 +104,17 @@ def finish_affine(p: Program, curve: Curve, *, negate: bool = False) -> None:
     doubled_y.finish_affine(p, curve, _TX, negate=negate)
 
 
-@functools.cache
-def comb_program(curve: Curve, length_bits: int) -> tuple[Program, list[int]]:
-    """The program and the positions of its exceptional-addition CMPs."""
-    d = columns(curve)
-    if d * TABLE_BITS > length_bits or d > length_bits:
-        raise ValueError(f"{curve.name}: comb needs more than one index/sign register")
-    p = Program(REGS)
+# The register that holds the random start Z (plain, from the host) of a re-randomized run; free
+# until the top column is selected.
+START_Z = "T2"
+
+
+def _comb_body(p: Program, curve: Curve, randomized: bool) -> None:
+    """The table into Montgomery form, the top column, then d − 1 times Q = 2Q ± T[u].
+
+    randomized=True: the top column starts at Jacobian (x·λ², ŷ·λ³, λ) for the λ the host wrote
+    into START_Z instead of (x, ŷ, 1) — the same point, reached through different intermediate
+    values (3 products more)."""
     p.one("ONE")
     p.zero("ZERO")
     p.mul("MONE", "ONE", "R2")                     # 1 in Montgomery form (R mod p)
@@ -113,15 +123,64 @@ def comb_program(curve: Curve, length_bits: int) -> tuple[Program, list[int]]:
         p.mul(reg, reg, "R2")
     for reg in _TY:
         p.mul(reg, reg, "T1")
-    _select(p, "XA", "YA", "MONE", "MONE")         # Q = σ·T[u] (top column), Z = 1
-    p.mov("NUM", "MONE")
+    if randomized:
+        p.mul(START_Z, START_Z, "R2")              # λ (Montgomery form)
+        p.sqr("T3", START_Z)                       # λ²
+        p.mul("T4", "T3", START_Z)                 # λ³
+        _select(p, "XA", "YA", "T3", "T4")         # Q = σ·T[u] at Z = λ
+        p.mov("NUM", START_Z)
+    else:
+        _select(p, "XA", "YA", "MONE", "MONE")     # Q = σ·T[u] (top column), Z = 1
+        p.mov("NUM", "MONE")
     double = Program(REGS)
     doubled_y.double(double, curve)                # uses T1…T6, XA, YA, NUM
-    for _ in range(d - 1):
+    for _ in range(columns(curve) - 1):
         p.extend(double)
         add_selected(p)
+
+
+def _check_length(curve: Curve, length_bits: int) -> None:
+    d = columns(curve)
+    if d * TABLE_BITS > length_bits or d > length_bits:
+        raise ValueError(f"{curve.name}: comb needs more than one index/sign register")
+
+
+@functools.cache
+def comb_program(curve: Curve, length_bits: int) -> tuple[Program, list[int]]:
+    """The program and the positions of its exceptional-addition CMPs."""
+    _check_length(curve, length_bits)
+    p = Program(REGS)
+    _comb_body(p, curve, randomized=False)
     compares = [doubled_y.check_exceptional(p)]
     finish_affine(p, curve, negate=True)
+    return p, compares
+
+
+@functools.cache
+def projective_program(curve: Curve, length_bits: int) -> tuple[Program, list[int]]:
+    """k·G from a random start Z (START_Z), left in Jacobian (XA, YA = Ŷ, NUM), Montgomery form,
+    and the positions of its exceptional-addition CMPs (its last command). No inversion: ECDSA's
+    signature check compares x = X/Z² with its candidates as X = x·Z² (`x_compare_program`)."""
+    _check_length(curve, length_bits)
+    p = Program(REGS)
+    _comb_body(p, curve, randomized=True)
+    return p, [doubled_y.check_exceptional(p)]
+
+
+@functools.cache
+def x_compare_program(count: int) -> tuple[Program, list[int]]:
+    """After `projective_program`: CMP of X with c·Z² for the `count` plain candidates c in TX0 …
+    (EQ at one of the returned positions: x = X/Z² is that candidate)."""
+    if count > len(_TX):
+        raise ValueError(f"at most {len(_TX)} candidate x coordinates (got {count})")
+    p = Program(REGS)
+    p.sqr("T1", "NUM")                             # Z²
+    compares = []
+    for reg in _TX[:count]:
+        p.mul(reg, reg, "R2")
+        p.mul(reg, reg, "T1")                      # c·Z² (Montgomery form)
+        compares.append(len(p.commands))
+        p.compare("XA", reg)
     return p, compares
 
 
@@ -156,18 +215,60 @@ def table(unit: Unit, curve: Curve, *, stored: bool = True) -> list[tuple[int, i
     return cache[curve.name]
 
 
-def multiply_generator(unit: Unit, curve: Curve, k: int) -> tuple[int, int] | None:
-    """k·G for 1 ≤ k < n, constant time; None if an addition was exceptional (use the ladder)."""
+def has_stored_table(curve: Curve) -> bool:
+    """Whether the curve's comb table is a stored constant (comb_tables.py) rather than computed
+    on a unit (and cached per unit)."""
+    from montu.ec import comb_tables
+
+    return curve.name in comb_tables.TABLES
+
+
+def forget_table(unit: Unit, curve: Curve) -> None:
+    """Drop the table computed on `unit` for `curve`, if any (after a fault it may be wrong)."""
+    _TABLES.get(unit, {}).pop(curve.name, None)
+
+
+def _run(unit: Unit, curve: Curve, k: int,
+         program_of: Callable[[Curve, int], tuple[Program, list[int]]],
+         start_z: int | None = None) -> tuple[FieldSession, list[Response], list[int]]:
+    """Write the table, k's digits (and a start Z) and run one comb program."""
     entries = table(unit, curve)
     session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
-    program, compares = comb_program(curve, session.length_bits)
+    program, compares = program_of(curve, session.length_bits)
     indices, negate = recode(k, curve)
     for i, (x, y) in enumerate(entries):
         session.write(_TX[i], x)
         session.write(_TY[i], y)
     session.write("IDX", _index_words(indices, session.length_bits)[0])
     session.write("SGN", flag_words(negate, session.length_bits)[0])
+    if start_z is not None:
+        session.write(START_Z, start_z)
     responses = execute(unit, program.commands, f"{curve.name} fixed-base multiplication")
+    return session, responses, compares
+
+
+def multiply_generator(unit: Unit, curve: Curve, k: int) -> tuple[int, int] | None:
+    """k·G for 1 ≤ k < n, constant time; None if an addition was exceptional (use the ladder)."""
+    session, responses, compares = _run(unit, curve, k, comb_program)
     exceptional = any(responses[i].flags >> 1 & 1 for i in compares)
     x, y = session.read("XA"), session.read("YA")
     return None if exceptional else (x, y)
+
+
+def generator_x_is_one_of(unit: Unit, curve: Curve, k: int, candidates: list[int],
+                          start_z: int) -> bool | None:
+    """Whether x(k·G) is one of the (public) candidates, for 1 ≤ k < n: k·G by the comb from the
+    random start Z = start_z ∈ [1, p − 1] (`projective_program`), compared on the unit without an
+    inversion. None if an addition was exceptional (the caller computes k·G another way)."""
+    if not 1 <= start_z < curve.modulus:
+        raise ValueError(f"start Z must be in [1, p − 1] for {curve.name}")
+    if not all(0 <= c < curve.modulus for c in candidates):
+        raise ValueError(f"candidate x coordinates must be in [0, p) for {curve.name}")
+    session, responses, compares = _run(unit, curve, k, projective_program, start_z)
+    if any(responses[i].flags >> 1 & 1 for i in compares):
+        return None
+    program, compares = x_compare_program(len(candidates))
+    for reg, value in zip(_TX, candidates):
+        session.write(reg, value)
+    responses = execute(unit, program.commands, f"{curve.name} x comparison")
+    return any(responses[i].flags >> 1 & 1 for i in compares)

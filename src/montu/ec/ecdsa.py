@@ -5,6 +5,13 @@ bits and branches only on public values. Everything modulo n runs on the unit wi
 modulus: the signer's k⁻¹ is blinded — MINV (variable time) sees k·β for a fresh random β, and
 k⁻¹ = β·(k·β)⁻¹ — and every other step is Montgomery products and modular additions whose time
 does not depend on the values.
+
+No signature leaves `sign_integers` unchecked: with r and s as read back from the unit, it
+recomputes k·G (from a random projective start, so through other intermediate values), checks on
+the unit that x(k·G) ≡ r and s·k ≡ e + r·d (mod n) — together: (r, s) verifies under Q = d·G —
+and that the Montgomery constants and √b it used are right. A failed check raises EcFaultError,
+drops every constant the unit cached for the curve (the next signature recomputes them) and
+releases nothing: a faulty signature next to a good one of the same message gives the key away.
 """
 
 from __future__ import annotations
@@ -13,15 +20,18 @@ import functools
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from montu.arith.field import Field
-from montu.driver import Unit
-from montu.ec import points
+from montu.driver import Unit, UnitError
+from montu.ec import binary, points
 from montu.ec.curves import Curve
-from montu.ec.errors import UnsupportedHash
+from montu.ec.errors import EcFaultError, UnsupportedHash
 from montu.ec.program import Program, Registers, execute
 from montu.ec.session import FieldSession
 from montu.errors import MontuError
+from montu.isa import Response
 
 HASHES = ("sha1", "sha224", "sha256", "sha384", "sha512")
 
@@ -98,21 +108,164 @@ def _verify_check_program(reductions: int) -> Program:
 
 
 def sign_integers(unit: Unit, curve: Curve, d: int, e: int, nonce: int | None = None) -> tuple[int, int]:
-    """(r, s) for private scalar d and truncated digest e; a fresh random nonce unless given."""
-    while True:
-        k = nonce if nonce is not None else 1 + secrets.randbelow(curve.n - 1)
-        x, _ = points.multiply_generator(unit, curve, k)
-        session = FieldSession(unit, curve.n, Field.GFP, REGS)
-        for name, value in (("K", k), ("BETA", 1 + secrets.randbelow(curve.n - 1)), ("E", e),
-                            ("X", x), ("D", d)):
-            session.write(name, value)
-        execute(unit, _sign_program(_reductions(curve)).commands, "ECDSA signature")
-        r, s = session.read("R"), session.read("S")
-        if r != 0 and s != 0:
-            return r, s
-        if nonce is not None:
-            raise MontuError("this ECDSA nonce gives r = 0 or s = 0 (probability ~2/n); "
-                             "sign again with another nonce")
+    """(r, s) for private scalar d and truncated digest e; a fresh random nonce unless given.
+
+    The signature is checked before it is returned (`_check_signature`); if the check fails,
+    EcFaultError is raised, the unit's cached constants of the curve are dropped and nothing is
+    released."""
+    _require_a_unit_that_fits(unit, curve)
+    with _faults_release_nothing(unit, curve):
+        while True:
+            k = nonce if nonce is not None else 1 + secrets.randbelow(curve.n - 1)
+            r, s = _sign_with_nonce(unit, curve, d, e, k)
+            if r != 0 and s != 0:
+                _check_signature(unit, curve, d, e, k, r, s)
+                return r, s
+            if nonce is not None:
+                raise MontuError("this ECDSA nonce gives r = 0 or s = 0 (probability ~2/n); "
+                                 "sign again with another nonce")
+
+
+def _sign_with_nonce(unit: Unit, curve: Curve, d: int, e: int, k: int) -> tuple[int, int]:
+    """r = x(k·G) mod n, s = k⁻¹(e + r·d) mod n, as read back from the unit (unchecked)."""
+    x, _ = points.multiply_generator(unit, curve, k)
+    session = FieldSession(unit, curve.n, Field.GFP, REGS)
+    for name, value in (("K", k), ("BETA", 1 + secrets.randbelow(curve.n - 1)), ("E", e),
+                        ("X", x), ("D", d)):
+        session.write(name, value)
+    execute(unit, _sign_program(_reductions(curve)).commands, "ECDSA signature")
+    return session.read("R"), session.read("S")
+
+
+# Every EC program names registers up to R31 (montu.ec.program.Registers).
+_EC_REGISTERS = 32
+
+
+def _require_a_unit_that_fits(unit: Unit, curve: Curve) -> None:
+    """Raise UnitError, before any command, unless the unit can hold this curve's operands and
+    registers — so that a unit error while signing can only mean the unit misbehaved."""
+    field_bits = curve.bits + 1 if curve.is_binary else curve.bits
+    bits = max(field_bits, curve.n.bit_length())
+    if 64 * -(-bits // 64) > unit.max_bits:
+        raise UnitError(f"{curve.name} needs {bits}-bit operands; this unit holds "
+                        f"{unit.max_bits} bits (max_bits)")
+    if unit.num_regs < _EC_REGISTERS:
+        raise UnitError(f"the EC programs use {_EC_REGISTERS} registers; this unit has "
+                        f"{unit.num_regs} (num_regs)")
+
+
+@contextmanager
+def _faults_release_nothing(unit: Unit, curve: Curve) -> Iterator[None]:
+    """Run a block; if it fails in any way (a failed check, a unit error), drop every constant the
+    unit cached for this curve — R² of n and of the field modulus, √b, a comb table computed on
+    the unit — before raising: a fault while one was computed would otherwise make every later
+    signature on this unit fail its check. A UnitError (the unit rejected a command of a
+    well-formed program: a fault) becomes EcFaultError."""
+    try:
+        yield
+    except BaseException as exc:
+        unit.forget_modulus(curve.n)
+        points.forget_field_constants(unit, curve)
+        if isinstance(exc, UnitError):
+            raise _fault(curve, f"the unit rejected a command ({exc})") from exc
+        raise
+
+
+def _montgomery_constant_check(p: Program) -> int:
+    """CMP that R2 holds R² mod the loaded modulus: t = R2·1·R⁻¹ is R, and t·t·R⁻¹ must be t
+    again — for R2 = γ·R² it is γ²·R ≠ γ·R unless γ = 1. Three commands and a CMP, in either
+    field; returns the CMP's position (EQ must be set). Scratch ONE (left = 1), T1, T2."""
+    p.one("ONE")
+    p.mul("T1", "R2", "ONE")
+    p.sqr("T2", "T1")
+    position = len(p.commands)
+    p.compare("T1", "T2")
+    return position
+
+
+@functools.cache
+def _field_constant_check_program() -> tuple[Program, list[int]]:
+    p = Program(REGS)
+    return p, [_montgomery_constant_check(p)]
+
+
+@functools.cache
+def _signature_check_program() -> tuple[Program, tuple[int, int]]:
+    """CMPs (EQ must be set at both returned positions) of: R² of n, as the driver cached it (a
+    wrong one would corrupt the next signatures); s·k with e + r·d mod n, as s·k·R⁻¹ and
+    r·d·R⁻¹ + e·R⁻¹ — Montgomery products of plain values, so no R² is involved. Inputs plain:
+    K, E (< 2^bits(n)), R, D, S (< n)."""
+    p = Program(REGS)
+    constant = _montgomery_constant_check(p)
+    p.zero("ZERO")
+    p.add("E", "E", "ZERO")            # e mod n
+    p.mul("T1", "S", "K")              # s·k·R⁻¹
+    p.mul("T2", "R", "D")              # r·d·R⁻¹
+    p.mul("T3", "E", "ONE")            # e·R⁻¹
+    p.add("T2", "T2", "T3")            # (e + r·d)·R⁻¹
+    relation = len(p.commands)
+    p.compare("T1", "T2")
+    return p, (constant, relation)
+
+
+def _field_constants_are_right(unit: Unit, curve: Curve) -> bool:
+    """Whether the R² of the field modulus the unit has cached is right (on the unit). Both k·G
+    runs use it, a wrong one could corrupt them alike, and the next signatures would use it."""
+    FieldSession(unit, curve.modulus, curve.field, REGS)     # loads the modulus and its R²
+    program, compares = _field_constant_check_program()
+    return _all_equal(execute(unit, program.commands, "ECDSA field constant check"), compares)
+
+
+def _all_equal(responses: list[Response], positions: list[int]) -> bool:
+    return all(responses[i].flags >> 1 & 1 for i in positions)
+
+
+def _random_field_element(curve: Curve) -> int:
+    """A uniform non-zero element of the curve's field (a random projective Z)."""
+    size = (1 << curve.bits) if curve.is_binary else curve.modulus
+    return 1 + secrets.randbelow(size - 1)
+
+
+def _check_signature(unit: Unit, curve: Curve, d: int, e: int, k: int, r: int, s: int) -> None:
+    """Raise EcFaultError unless (r, s) — the values read back from the unit — is the signature of
+    e under d with nonce k, checked on the unit against a second, re-randomized computation of
+    k·G: x(k·G) ≡ r and s·k ≡ e + r·d (mod n), which is verification under Q = d·G
+    (u1·G + u2·Q = (e + r·d)·s⁻¹·G = k·G). Also checks the constants the unit has cached (R² of
+    the field modulus and of n, √b): both k·G runs share them, so a wrong one could corrupt both
+    alike, and the next signatures would use it (the comparison mod n itself uses none). Cost:
+    one fixed-base k·G without its inversion and a few dozen commands (docs/ecc.md)."""
+    n = curve.n
+    if not (1 <= r < n and 1 <= s < n):
+        raise _fault(curve, "r or s read back out of [1, n − 1]")
+    if curve.is_binary and not binary.sqrt_b_squares_to_b(unit, curve):
+        raise _fault(curve, "the cached √b does not square to b")
+    if not _field_constants_are_right(unit, curve):
+        raise _fault(curve, "R² of the field modulus is wrong")
+    if not points.generator_x_is_one_of(unit, curve, k, _x_candidates(curve, r),
+                                        _random_field_element(curve)):
+        raise _fault(curve, "x(k·G) recomputed is not r mod n")
+    session = FieldSession(unit, n, Field.GFP, REGS)
+    for name, value in (("K", k), ("E", e), ("R", r), ("D", d), ("S", s)):
+        session.write(name, value)
+    program, (constant, relation) = _signature_check_program()
+    responses = execute(unit, program.commands, "ECDSA signature check")
+    if not _all_equal(responses, [constant]):
+        raise _fault(curve, "R² of n is wrong")
+    if not _all_equal(responses, [relation]):
+        raise _fault(curve, "s·k ≠ e + r·d mod n")
+
+
+def _x_candidates(curve: Curve, r: int) -> list[int]:
+    """The field elements x with x mod n = r: r + j·n below p (GF(p)) or 2^m (GF(2^m)) — one or
+    two on the prime curves, up to h + 1 on the binary ones. Public: r is."""
+    size = (1 << curve.bits) if curve.is_binary else curve.modulus
+    return list(range(r, size, curve.n))
+
+
+def _fault(curve: Curve, detail: str) -> EcFaultError:
+    return EcFaultError(f"fault detected while signing with {curve.name}: {detail}; no signature "
+                        "was released (the unit's cached constants for this curve were dropped; "
+                        "signing again recomputes them)")
 
 
 def verify_integers(unit: Unit, curve: Curve, public: tuple[int, int], e: int, r: int, s: int) -> bool:

@@ -8,30 +8,43 @@ Reads and writes the files OpenSSL reads and writes, through `asn1crypto` (no ha
 | `PRIVATE KEY`      | PKCS#8 PrivateKeyInfo around an ECPrivateKey | `openssl genpkey`            |
 | `PUBLIC KEY`       | SubjectPublicKeyInfo, uncompressed point     | `openssl ec -pubout`         |
 
-Only named curves (an OID, RFC 5480) and uncompressed points (`04 || X || Y`, SEC1 2.3.3) are
-supported: decompressing a point needs a square root in the field, which is field arithmetic,
-and field arithmetic runs on the unit, not on the host. The private scalar is written with the
-byte length of the group order n and point coordinates with the byte length of the field, as
-OpenSSL does. Both lengths come from the curve table `montu.ec.curves` (looked up by OID) unless
-the caller passes them.
+Only named curves (an OID, RFC 5480) are supported. Points are read uncompressed (`04 || X || Y`)
+or compressed (`02 || X`, `03 || X`; SEC1 2.3.3, `openssl ec -conv_form compressed`) and written
+uncompressed. A compressed point is returned as a `CompressedPoint` (x and the bit that picks y):
+finding y needs a square root in the field, which is field arithmetic, and field arithmetic runs
+on the unit (`montu.ec.compressed`, called by `montu.ec.load_pem`), not on the host. The private
+scalar is written with the byte length of the group order n and point coordinates with the byte
+length of the field, as OpenSSL does. Both lengths come from the curve table `montu.ec.curves`
+(looked up by OID) unless the caller passes them.
 
 This module only converts between bytes and integers: it does not check that a point is on its
 curve or that a scalar is in [1, n-1]; `montu.ec` does that when it builds a key.
+
+Hostile input costs milliseconds: key data over `montu.errors.MAX_KEY_BYTES` (1 MiB) and
+signatures over `MAX_SIGNATURE_BYTES` (64 KiB) are refused before parsing, and parsing takes
+time linear in the input (PEM read in one pass, only the first elements of a DER SEQUENCE
+framed to tell the structures apart). `key_algorithm` names the algorithm of any key file from
+its label or algorithm identifier alone, so a caller can hand it to the right loader.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
 from dataclasses import dataclass
 from typing import Literal
 
 from asn1crypto import algos, core, keys, parser, pem
 
-from montu.errors import MontuError
+from montu.errors import MAX_KEY_BYTES, MAX_SIGNATURE_BYTES, MontuError, size_text
 
 __all__ = [
     "EcFormatError",
     "ParsedEcKey",
+    "CompressedPoint",
     "load_key",
+    "key_algorithm",
     "dump_private",
     "dump_public",
     "encode_signature",
@@ -43,12 +56,24 @@ _RSA_OIDS = {"1.2.840.113549.1.1.1", "1.2.840.113549.1.1.10"}  # rsaEncryption, 
 _KEY_LABELS = ("EC PRIVATE KEY", "PRIVATE KEY", "PUBLIC KEY")
 # What asn1crypto raises on malformed input: mostly ValueError, but a damaged field can also
 # surface as a TypeError, a KeyError (an OID-selected spec it does not know), an AttributeError
-# (a value of an unexpected universal type) or an IndexError/OverflowError.
-_ASN1_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError)
+# (a value of an unexpected universal type), an IndexError/OverflowError, or a RecursionError
+# (thousands of nested SEQUENCEs in a field it decodes generically, e.g. PKCS#8 attributes).
+_ASN1_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError,
+                RecursionError)
 
 
 class EcFormatError(MontuError, ValueError):
     """An EC key or signature file is malformed or uses a form Montu does not support."""
+
+
+@dataclass(frozen=True)
+class CompressedPoint:
+    """A compressed SEC1 point (`02 || X` or `03 || X`): x and y_bit, the prefix byte minus 2 —
+    the parity of y over GF(p), bit 0 of y/x over GF(2^m). `montu.ec.compressed.decompress`
+    finds y on the unit."""
+
+    x: int
+    y_bit: int
 
 
 @dataclass(frozen=True)
@@ -57,7 +82,7 @@ class ParsedEcKey:
 
     curve_oid: str
     private: int | None
-    public: tuple[int, int] | None
+    public: tuple[int, int] | CompressedPoint | None
 
 
 @dataclass(frozen=True)
@@ -118,6 +143,11 @@ def load_key(data: bytes) -> ParsedEcKey:
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"load_key takes bytes, not {type(data).__name__}")
     data = bytes(data)
+    if len(data) > MAX_KEY_BYTES:
+        raise EcFormatError(
+            f"the key data is {len(data):,} bytes, more than any key file "
+            f"(at most {size_text(MAX_KEY_BYTES)} is read)"
+        )
     if pem.detect(data):
         label, der, params_oid = _unarmor_key(data)
         parsed = _PARSERS[label](der)
@@ -132,13 +162,14 @@ def load_key(data: bytes) -> ParsedEcKey:
 
 def _unarmor_key(data: bytes) -> tuple[str, bytes, str | None]:
     """(label, DER, OID of a preceding EC PARAMETERS block or None) of the one key in a PEM file."""
-    try:
-        blocks = [(label, der) for label, _headers, der in pem.unarmor(data, multiple=True)]
-    except _ASN1_ERRORS as exc:
-        raise EcFormatError(f"malformed PEM: {exc}") from None
     params_oid: str | None = None
     key_blocks: list[tuple[str, bytes]] = []
-    for label, der in blocks:
+    for label, headers, der in _pem_blocks(data):
+        if "ENCRYPTED" in headers.get("Proc-Type", ""):
+            raise EcFormatError(
+                f"this {label} is encrypted (Proc-Type: 4,ENCRYPTED), which is not supported; "
+                "decrypt it first (openssl pkey -in key.pem -out plain.pem)"
+            )
         if label == "EC PARAMETERS":
             params_oid = _named_curve_oid(_strict_load(keys.ECDomainParameters, der, label))
         elif label in _KEY_LABELS:
@@ -161,47 +192,167 @@ def _unarmor_key(data: bytes) -> tuple[str, bytes, str | None]:
     return label, der, params_oid
 
 
+_PEM_BEGIN = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----")
+
+
+def _pem_blocks(data: bytes) -> list[tuple[str, dict[str, str], bytes]]:
+    """(label, headers, DER) of each PEM block in `data`, text around the blocks ignored.
+
+    One pass over the lines (asn1crypto's `pem.unarmor` grows its buffer a line at a time, which
+    is quadratic in the number of lines). The base64 must be clean: a character outside the
+    alphabet is an error, as it is for OpenSSL.
+    """
+    blocks: list[tuple[str, dict[str, str], bytes]] = []
+    label: str | None = None
+    headers: dict[str, str] = {}
+    body: list[bytes] = []
+    for line in data.splitlines():
+        line = line.strip()
+        if label is None:
+            begin = _PEM_BEGIN.match(line)
+            if begin:
+                label, headers, body = begin.group(1).decode("ascii"), {}, []
+            continue
+        if line.startswith(b"-----"):
+            if line != f"-----END {label}-----".encode("ascii"):
+                raise EcFormatError(f"malformed PEM: the {label} block does not end with "
+                                    f"-----END {label}-----")
+            blocks.append((label, headers, _base64_body(label, body)))
+            label = None
+        elif not body and b":" in line:   # RFC 1421 headers, e.g. Proc-Type: 4,ENCRYPTED
+            name, _colon, value = line.decode("ascii", "replace").partition(":")
+            headers[name.strip()] = value.strip()
+        elif line:
+            body.append(line)
+    if label is not None:
+        raise EcFormatError(f"malformed PEM: the {label} block has no -----END {label}----- line")
+    if not blocks:
+        raise EcFormatError("malformed PEM: no -----BEGIN ...----- / -----END ...----- block")
+    return blocks
+
+
+def _base64_body(label: str, lines: list[bytes]) -> bytes:
+    try:
+        return base64.b64decode(b"".join(lines), validate=True)
+    except binascii.Error:
+        raise EcFormatError(f"malformed PEM: the {label} block is not valid base64") from None
+
+
 def _load_der(der: bytes) -> ParsedEcKey:
     """Raw DER: tell the three structures (and RSA keys) apart by their first fields."""
     try:
-        tags = [(cls, tag) for cls, tag, _encoding in _children(der)]
+        layout = _der_layout(_first_children(der, _SNIFFED_CHILDREN))
     except _ASN1_ERRORS as exc:
         raise EcFormatError(f"malformed DER: {exc}") from None
-    universal = [tag for cls, tag in tags if cls == 0]
-    seq, integer, octets, bits = 16, 2, 4, 3
-    if tags[:2] == [(0, seq), (0, bits)]:
-        return _parse_spki(der)
-    if tags[:3] == [(0, integer), (0, seq), (0, octets)]:
-        return _parse_pkcs8(der)
-    if tags[:2] == [(0, integer), (0, octets)]:
-        return _parse_sec1(der)
-    if tags == [(0, seq), (0, octets)]:
+    if layout in _DER_PARSERS:
+        return _DER_PARSERS[layout](der)
+    if layout == "EncryptedPrivateKeyInfo":
         raise EcFormatError(
             "this is an encrypted PKCS#8 key (EncryptedPrivateKeyInfo), which is not supported; "
             "decrypt it first (openssl pkey -in key.der -inform DER -out plain.pem)"
         )
-    if len(tags) >= 9 and universal[:9] == [integer] * 9:
-        raise EcFormatError("this is an RSA key (PKCS#1 RSAPrivateKey), not an EC key")
-    if tags == [(0, integer), (0, integer)]:
-        raise EcFormatError("this is an RSA key (PKCS#1 RSAPublicKey), not an EC key")
+    if layout in ("RSAPrivateKey", "RSAPublicKey"):
+        raise EcFormatError(f"this is an RSA key (PKCS#1 {layout}), not an EC key")
     raise EcFormatError(
         "DER data is not an EC key: expected SEC1 ECPrivateKey, PKCS#8 PrivateKeyInfo or "
         "SubjectPublicKeyInfo"
     )
 
 
-def _children(der: bytes) -> list[tuple[int, int, bytes]]:
-    """(class, tag, encoding) of each element of the DER SEQUENCE `der`; ValueError if it is not
-    one. Reads only the tag-length framing, so no field is interpreted yet."""
+def _der_layout(children: list[tuple[int, int, bytes]]) -> str | None:
+    """Which key structure a DER SEQUENCE is, from the universal tags of its first elements:
+    "SubjectPublicKeyInfo", "PrivateKeyInfo", "ECPrivateKey", "EncryptedPrivateKeyInfo",
+    "RSAPrivateKey", "RSAPublicKey", "DSAPrivateKey" (OpenSSL's), or None."""
+    tags = [(cls, tag) for cls, tag, _encoding in children]
+    universal = [tag for cls, tag in tags if cls == 0]
+    seq, integer, octets, bits = 16, 2, 4, 3
+    if tags[:2] == [(0, seq), (0, bits)]:
+        return "SubjectPublicKeyInfo"
+    if tags[:3] == [(0, integer), (0, seq), (0, octets)]:
+        return "PrivateKeyInfo"
+    if tags[:2] == [(0, integer), (0, octets)]:
+        return "ECPrivateKey"
+    if tags == [(0, seq), (0, octets)]:
+        return "EncryptedPrivateKeyInfo"
+    if len(tags) >= 9 and universal[:9] == [integer] * 9:
+        return "RSAPrivateKey"      # two-prime, or multi-prime with otherPrimeInfos after
+    if tags == [(0, integer), (0, integer)]:
+        return "RSAPublicKey"
+    if tags == [(0, integer)] * 6:
+        return "DSAPrivateKey"      # version, p, q, g, y, x
+    return None
+
+
+# What each key layout and PEM label is for (key_algorithm); PKCS#8 and SubjectPublicKeyInfo
+# name their algorithm inside.
+_LAYOUT_ALGORITHMS = {"ECPrivateKey": "ec", "RSAPrivateKey": "rsa", "RSAPublicKey": "rsa",
+                      "DSAPrivateKey": "dsa"}
+_LABEL_ALGORITHMS = {"EC PRIVATE KEY": "ec", "RSA PRIVATE KEY": "rsa", "RSA PUBLIC KEY": "rsa",
+                     "DSA PRIVATE KEY": "dsa"}
+_ALGORITHM_POSITION = {"SubjectPublicKeyInfo": 0, "PrivateKeyInfo": 1}
+
+
+def key_algorithm(data: bytes) -> str | None:
+    """What algorithm a key file is for, from its PEM label or AlgorithmIdentifier only.
+
+    No key field is decoded, so a key Montu cannot load is still recognised (a curve it does not
+    support, a multi-prime RSA key, a damaged point): "ec", "rsa", "rsassa_pss", "ed25519",
+    "x25519", "dsa", ... (asn1crypto's names), the dotted OID of an algorithm without a name, or
+    None when `data` is no key file this can place (not PEM/DER, encrypted, no key block, over
+    MAX_KEY_BYTES). For routing a file to the right loader, whose errors then say what is wrong.
+    """
+    if not isinstance(data, (bytes, bytearray)) or len(data) > MAX_KEY_BYTES:
+        return None
+    data = bytes(data)
+    if not pem.detect(data):
+        return _der_algorithm(data)
+    try:
+        blocks = _pem_blocks(data)
+    except EcFormatError:
+        return None
+    for label, _headers, der in blocks:
+        if label in _LABEL_ALGORITHMS:
+            return _LABEL_ALGORITHMS[label]
+        if label in ("PRIVATE KEY", "PUBLIC KEY"):
+            return _der_algorithm(der)
+    return None
+
+
+def _der_algorithm(der: bytes) -> str | None:
+    try:
+        children = _first_children(der, _SNIFFED_CHILDREN)
+        layout = _der_layout(children)
+        if layout not in _ALGORITHM_POSITION:
+            return _LAYOUT_ALGORITHMS.get(layout or "")
+        _cls, _tag, encoding = children[_ALGORITHM_POSITION[layout]]
+        oid: str = _AlgorithmIdentifier.load(encoding, strict=True)["algorithm"].dotted
+    except _ASN1_ERRORS:
+        return None
+    name: str = keys.PublicKeyAlgorithmId._map.get(oid, oid)  # noqa: SLF001
+    return name
+
+
+# Telling the structures apart needs the tags of at most this many elements: nine INTEGERs
+# make an RSAPrivateKey, and one more element shows whether a sequence has more than two.
+_SNIFFED_CHILDREN = 10
+
+
+def _first_children(der: bytes, count: int) -> list[tuple[int, int, bytes]]:
+    """(class, tag, encoding) of the first `count` elements of the DER SEQUENCE `der` (all of them
+    if it has fewer); ValueError if it is not one. Reads only the tag-length framing, so no field
+    is interpreted yet, and only of those elements: the time is linear in len(der) however many
+    elements the sequence holds."""
     cls, _method, tag, _header, contents, _trailer = parser.parse(der, strict=True)
     if (cls, tag) != (0, 16):
         raise ValueError("the data is not a DER SEQUENCE")
     children = []
-    while contents:
-        cls, _method, tag, header, body, trailer = parser.parse(contents)
+    offset = 0
+    while offset < len(contents) and len(children) < count:
+        rest = contents[offset:] if offset else contents
+        cls, _method, tag, header, body, trailer = parser.parse(rest)
         size = len(header) + len(body) + len(trailer)
-        children.append((cls, tag, contents[:size]))
-        contents = contents[size:]
+        children.append((cls, tag, rest[:size]))
+        offset += size
     return children
 
 
@@ -215,7 +366,7 @@ class _AlgorithmIdentifier(core.Sequence):
 def _algorithm_oid(der: bytes, position: int, what: str) -> str:
     """The algorithm OID of a PKCS#8 (position 1) or SubjectPublicKeyInfo (position 0) key."""
     try:
-        children = _children(der)
+        children = _first_children(der, position + 1)
         cls, tag, encoding = children[position]
         if (cls, tag) != (0, 16):
             raise ValueError("the algorithm identifier is not a SEQUENCE")
@@ -292,13 +443,31 @@ def _parse_pkcs8(der: bytes) -> ParsedEcKey:
         params = algorithm["parameters"]
         params.native  # noqa: B018
         inner = info["private_key"].contents
-        attributes = info["attributes"].native
+        attributes = info["attributes"]
     except _ASN1_ERRORS as exc:
         raise EcFormatError(f"malformed {what}: {exc}") from None
-    del attributes  # allowed by RFC 5208, carries nothing Montu uses
+    _check_attributes(attributes, what)
     if not isinstance(params, keys.ECDomainParameters):
         raise EcFormatError(f"{what}: the EC algorithm has no curve parameters")
     return _parse_sec1(inner, outer_oid=_named_curve_oid(params))
+
+
+# PKCS#8 attributes are allowed (RFC 5208) and carry nothing Montu uses; OpenSSL writes none.
+# They are checked to be well formed, up to this size (decoding is slow on asn1crypto).
+_MAX_ATTRIBUTES_BYTES = 16 << 10
+
+
+def _check_attributes(attributes: core.Asn1Value, what: str) -> None:
+    if isinstance(attributes, core.Void):
+        return
+    size = len(attributes.contents or b"")
+    if size > _MAX_ATTRIBUTES_BYTES:
+        raise EcFormatError(f"{what}: {size:,} bytes of PKCS#8 attributes; keys with more than "
+                            f"{size_text(_MAX_ATTRIBUTES_BYTES)} of them are not read")
+    try:
+        attributes.native  # noqa: B018 (forces the parse)
+    except _ASN1_ERRORS as exc:
+        raise EcFormatError(f"malformed {what}: {exc}") from None
 
 
 def _parse_spki(der: bytes) -> ParsedEcKey:
@@ -336,8 +505,10 @@ def _require_ec_algorithm(algorithm_oid: str, what: str) -> None:
     )
 
 
-def _decode_point(bits: core.Asn1Value, sizes: _Sizes, what: str) -> tuple[int, int]:
-    """(x, y) of an uncompressed SEC1 point in a BIT STRING of whole bytes."""
+def _decode_point(bits: core.Asn1Value, sizes: _Sizes,
+                  what: str) -> tuple[int, int] | CompressedPoint:
+    """(x, y) of an uncompressed SEC1 point, or x and the y bit of a compressed one, in a BIT
+    STRING of whole bytes. Coordinates are not range-checked here (the curve does that)."""
     try:
         raw: bytes = bits.native
     except _ASN1_ERRORS as exc:  # e.g. unused bits in the BIT STRING
@@ -347,14 +518,17 @@ def _decode_point(bits: core.Asn1Value, sizes: _Sizes, what: str) -> tuple[int, 
         raise EcFormatError(f"{what}: the public point is empty")
     kind = raw[0]
     if kind in (0x02, 0x03):
-        raise EcFormatError(
-            f"{what}: the public point is compressed (first byte 0x{kind:02x}); only uncompressed "
-            "points (0x04) are supported (convert with `openssl ec -conv_form uncompressed`)"
-        )
+        if len(raw) != 1 + fb:
+            raise EcFormatError(
+                f"{what}: a compressed point on this curve is {1 + fb} bytes "
+                f"(0x{kind:02x} || X, {fb}-byte x), got {len(raw)}"
+            )
+        return CompressedPoint(x=int.from_bytes(raw[1:], "big"), y_bit=kind - 0x02)
     if kind in (0x06, 0x07):
         raise EcFormatError(
             f"{what}: the public point is in hybrid form (first byte 0x{kind:02x}); only "
-            "uncompressed points (0x04) are supported"
+            "uncompressed (0x04) and compressed (0x02, 0x03) points are supported (convert with "
+            "`openssl ec -conv_form uncompressed`)"
         )
     if kind == 0x00:
         raise EcFormatError(f"{what}: the public point is the point at infinity")
@@ -372,6 +546,11 @@ _PARSERS = {
     "EC PRIVATE KEY": _parse_sec1,
     "PRIVATE KEY": _parse_pkcs8,
     "PUBLIC KEY": _parse_spki,
+}
+_DER_PARSERS = {
+    "ECPrivateKey": _parse_sec1,
+    "PrivateKeyInfo": _parse_pkcs8,
+    "SubjectPublicKeyInfo": _parse_spki,
 }
 
 
@@ -492,6 +671,11 @@ def decode_signature(der: bytes) -> tuple[int, int]:
     if not isinstance(der, (bytes, bytearray)):
         raise TypeError(f"decode_signature takes bytes, not {type(der).__name__}")
     der = bytes(der)
+    if len(der) > MAX_SIGNATURE_BYTES:
+        raise EcFormatError(
+            f"malformed ECDSA signature: {len(der):,} bytes, more than any signature "
+            f"(at most {size_text(MAX_SIGNATURE_BYTES)} is read)"
+        )
     try:
         sig = algos.DSASignature.load(der, strict=True)
         r, s = sig["r"].native, sig["s"].native

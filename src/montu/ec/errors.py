@@ -23,4 +23,10 @@ class CurveMismatch(MontuError, ValueError):
     """Two keys that must be on the same curve are not."""
 
 
-__all__ = ["CurveMismatch", "InvalidPrivateKey", "InvalidPublicKey", "UnknownCurve", "UnsupportedHash"]
+class EcFaultError(MontuError):
+    """An ECDSA signature failed its check before release (a fault in the unit, or in a constant it
+    cached): no signature was released."""
+
+
+__all__ = ["CurveMismatch", "EcFaultError", "InvalidPrivateKey", "InvalidPublicKey", "UnknownCurve",
+           "UnsupportedHash"]

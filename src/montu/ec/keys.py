@@ -50,28 +50,32 @@ class EcPublicKey:
 
     def verify(self, signature: bytes, message: bytes, hash: str = "sha256") -> bool:  # noqa: A002
         """True iff `signature` (DER Ecdsa-Sig-Value) signs `message`; False for any bad or
-        malformed signature."""
+        malformed signature, including one that is not bytes (an unsupported hash name of a
+        well-formed signature raises UnsupportedHash)."""
         from montu.ec import encoding
         from montu.errors import MontuError
 
         try:
             r, s = encoding.decode_signature(signature)
-        except MontuError:
+        except (MontuError, TypeError):     # malformed DER, or not bytes at all
             return False
         return self.verify_digest_rs(r, s, _digest(message, hash))
 
     def verify_digest(self, signature: bytes, digest: bytes) -> bool:
+        """True iff `signature` (DER Ecdsa-Sig-Value) signs the precomputed digest; False for any
+        bad or malformed signature, including one that is not bytes."""
         from montu.ec import encoding
         from montu.errors import MontuError
 
         try:
             r, s = encoding.decode_signature(signature)
-        except MontuError:
+        except (MontuError, TypeError):     # malformed DER, or not bytes at all
             return False
         return self.verify_digest_rs(r, s, digest)
 
     def verify_digest_rs(self, r: int, s: int, digest: bytes) -> bool:
-        """Raw ECDSA verification of (r, s) over a precomputed digest (CAVP SigVer)."""
+        """Raw ECDSA verification of (r, s) over a precomputed digest (CAVP SigVer): True or
+        False for every pair of integers and every digest, valid or not."""
         e = ecdsa.digest_to_integer(digest, self.curve.n)
         return ecdsa.verify_integers(self.unit, self.curve, self.point, e, r, s)
 
@@ -125,7 +129,8 @@ class EcPrivateKey:
         return self._public
 
     def sign(self, message: bytes, hash: str = "sha256", *, deterministic: bool = False) -> bytes:  # noqa: A002
-        """DER Ecdsa-Sig-Value over hash(message); random nonce (`secrets`) or RFC 6979."""
+        """DER Ecdsa-Sig-Value over hash(message); random nonce (`secrets`) or RFC 6979. Raises
+        EcFaultError, releasing nothing, if the signature fails its check (a unit fault)."""
         return self.sign_digest(_digest(message, hash), hash, deterministic=deterministic)
 
     def sign_digest(self, digest: bytes, hash: str = "sha256", *, deterministic: bool = False) -> bytes:  # noqa: A002
@@ -136,7 +141,10 @@ class EcPrivateKey:
 
     def sign_digest_rs(self, digest: bytes, hash: str = "sha256", *,  # noqa: A002
                        deterministic: bool = False) -> tuple[int, int]:
-        """Raw (r, s) over a precomputed digest; `hash` names the HMAC of RFC 6979 nonces."""
+        """Raw (r, s) over a precomputed digest; `hash` names the HMAC of RFC 6979 nonces.
+
+        Every signature is checked on the unit before it is returned (montu.ec.ecdsa); a fault
+        raises EcFaultError and releases nothing, and the next call works again."""
         e = ecdsa.digest_to_integer(digest, self.curve.n)
         nonce = ecdsa.rfc6979_nonce(self.curve, self._d, digest, hash) if deterministic else None
         return ecdsa.sign_integers(self.unit, self.curve, self._d, e, nonce)
@@ -178,19 +186,24 @@ def public_key_from_private(curve: str | Curve, d: int, unit: Unit | None = None
 
 def load_pem(data: bytes, unit: Unit | None = None) -> EcPrivateKey | EcPublicKey:
     """A key from PEM or DER (SEC1, PKCS#8 or SubjectPublicKeyInfo); public points are validated,
-    a private key's stored public point must equal d·G."""
-    from montu.ec import encoding
+    a private key's stored public point must equal d·G. A compressed point (02/03 || X) is
+    decompressed on the unit first (montu.ec.compressed)."""
+    from montu.ec import compressed, encoding
     from montu.ec.curves import curve_by_oid
 
     parsed = encoding.load_key(data)
     curve = curve_by_oid(parsed.curve_oid)
     if curve is None:
         raise InvalidPublicKey(f"unsupported curve OID {parsed.curve_oid}")
+    public = parsed.public
+    if isinstance(public, encoding.CompressedPoint):
+        public = compressed.decompress(unit if unit is not None else default_unit(), curve,
+                                       public.x, public.y_bit)
     if parsed.private is not None:
-        return EcPrivateKey(curve, parsed.private, unit, public=parsed.public)
-    if parsed.public is None:
+        return EcPrivateKey(curve, parsed.private, unit, public=public)
+    if public is None:
         raise InvalidPublicKey("the key file holds neither a private nor a public key")
-    return EcPublicKey(curve, parsed.public[0], parsed.public[1], unit)
+    return EcPublicKey(curve, public[0], public[1], unit)
 
 
 load_der = load_pem

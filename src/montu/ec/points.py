@@ -10,13 +10,15 @@ command sequence and the cycle count are the same for every k.
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 
 from montu.driver import Unit
 from montu.ec import binary, comb, prime, window
 from montu.ec.curves import Curve
 from montu.ec.errors import InvalidPublicKey
-from montu.ec.session import fixed_length_scalar
+from montu.ec.program import Program, Registers, execute
+from montu.ec.session import FieldSession, fixed_length_scalar
 
 Point = tuple[int, int]
 
@@ -73,6 +75,64 @@ def multiply_generator(unit: Unit, curve: Curve, k: int) -> Point:
     return multiply(unit, curve, k, curve.generator)
 
 
+def generator_x_is_one_of(unit: Unit, curve: Curve, k: int, candidates: list[int],
+                          start_z: int) -> bool:
+    """Whether x(k·G) is one of the public `candidates`, for 1 ≤ k ≤ n − 1, computed again from a
+    random projective start point (Z = start_z: in [1, p − 1], or a non-zero element of GF(2^m)):
+    the result of `multiply_generator` through different intermediate values, compared on the
+    unit as X = c·Z² (GF(p)) or X = c·Z (GF(2^m)) without an inversion. ECDSA signing checks its
+    signature with it (montu.ec.ecdsa); the cycle count is the same for every k and start_z (each
+    candidate, a public value, adds three commands).
+
+    GF(p): the comb (`comb.generator_x_is_one_of`), unless the curve's comb table was computed on
+    this unit rather than stored (then the window method on G itself, so that a table corrupted
+    while it was computed cannot agree with itself). GF(2^m): the x-only López–Dahab ladder. The
+    exceptional scalars (and an exceptional comb run) take the affine `multiply`."""
+    if not 1 <= k < curve.n:
+        raise ValueError(f"scalar must be in [1, n − 1] for {curve.name}")
+    if comb.supported(curve) and comb.has_stored_table(curve):
+        matches = comb.generator_x_is_one_of(unit, curve, k, candidates, start_z)
+        if matches is not None:
+            return matches
+    elif curve.is_binary and k not in exceptional_scalars(curve):
+        scalar = fixed_length_scalar(k, curve.n)
+        return binary.x_is_one_of(unit, curve, scalar, curve.n.bit_length(), curve.generator,
+                                  candidates, start_z)
+    x, _ = multiply(unit, curve, k, curve.generator)
+    return _is_one_of(unit, curve, x, candidates)
+
+
+_COMPARE_REGS = Registers(("R2", "X", "C"))
+
+
+@functools.cache
+def _compare_program() -> Program:
+    p = Program(_COMPARE_REGS)
+    p.compare("X", "C")
+    return p
+
+
+def _is_one_of(unit: Unit, curve: Curve, x: int, candidates: list[int]) -> bool:
+    """x == c for one of the candidates, compared on the unit (CMP)."""
+    session = FieldSession(unit, curve.modulus, curve.field, _COMPARE_REGS)
+    session.write("X", x)
+    for candidate in candidates:
+        session.write("C", candidate)
+        if execute(unit, _compare_program().commands, "x comparison")[-1].flags >> 1 & 1:
+            return True
+    return False
+
+
+def forget_field_constants(unit: Unit, curve: Curve) -> None:
+    """Drop what `unit` has cached for the curve's field: R² of p (or of f), √b, a comb table
+    computed on the unit. After a fault any of them may be wrong; the next use recomputes them."""
+    unit.forget_modulus(curve.modulus)
+    if curve.is_binary:
+        binary.forget_sqrt_b(unit, curve)
+    else:
+        comb.forget_table(unit, curve)
+
+
 def exceptional_scalars(curve: Curve) -> tuple[int, ...]:
     """Scalars in [1, n − 1] whose fixed-length ladder passes an exceptional case."""
     return (curve.n - 1,) if curve.is_binary else (1, curve.n - 2, curve.n - 1)
@@ -123,10 +183,13 @@ def validate(unit: Unit, curve: Curve, x: int, y: int) -> None:
 
 
 def double_scalar_x(unit: Unit, curve: Curve, u1: int, u2: int, q: Point) -> int | None:
-    """x(u1·G + u2·Q) for public u1, u2 (None if the sum is infinity).
+    """x(u1·G + u2·Q) for public u1, u2 (None if the sum is infinity), for every u1, u2 and
+    every validated Q (±G included): never a unit error.
 
-    GF(p): Shamir's trick in Jacobian coordinates when u1, u2 ∈ [1, n − 2] and no addition is
-    exceptional; otherwise (and on GF(2^m)) two ladders and one affine addition."""
+    GF(p): Shamir's trick in Jacobian coordinates when u1, u2 ∈ [1, n − 2] and G + Q ≠ O, unless
+    one of its additions met equal or opposite points (or the sum is O: `prime.double_scalar_x`
+    returns None); otherwise, and on GF(2^m), two ladders (`multiply_public`: O for u ≡ 0, −P for
+    u ≡ −1) and one affine addition (P + P doubles, P + (−P) is O, O passes through)."""
     if not curve.is_binary and 1 <= u1 < curve.n - 1 and 1 <= u2 < curve.n - 1:
         g_plus_q = add(unit, curve, curve.generator, q)
         if g_plus_q is not None:

@@ -251,7 +251,11 @@ def negate(unit: Unit, curve: Curve, point: tuple[int, int]) -> tuple[int, int]:
 # ---------------------------------------------------------------------------------------------
 
 @functools.cache
-def _shamir_blocks(curve: Curve) -> tuple[Program, Program, dict[int, Program], Program]:
+def _shamir_blocks(curve: Curve) -> tuple[Program, Program, dict[int, Program], Program, Program]:
+    """(setup, doubling, additions of G / Q / G + Q, check of Z, affine x): the check (CMP of Z
+    with 0) and the affine finish are separate batches, so the MINV of Z is sent only after the
+    host has read the check's EQ flag — MINV of Z = 0 has no answer (the unit reports
+    E_NO_INVERSE), and Z = 0 is exactly the case the check is there to catch."""
     setup = Program(REGS)
     setup.one("ONE")
     setup.zero("DEN")
@@ -269,22 +273,25 @@ def _shamir_blocks(curve: Curve) -> tuple[Program, Program, dict[int, Program], 
     for index, (x, y) in {1: ("XP", "YP"), 2: ("XB", "YB"), 3: ("W0", "W1")}.items():
         adds[index] = Program(REGS)
         doubled_y.add_point(adds[index], x, y)
-    finish = Program(REGS)         # x = X / Z² (plain), Z inverted by MINV (public value)
-    doubled_y.check_exceptional(finish, "DEN")
+    check = Program(REGS)
+    doubled_y.check_exceptional(check, "DEN")
+    finish = Program(REGS)         # x = X / Z² (plain), Z ≠ 0 inverted by MINV (public value)
     finish.mul("T1", "NUM", "ONE")
     finish.inverse("T2", "T1")
     finish.mul("T2", "T2", "R2")   # Z⁻¹·R
     finish.sqr("T2", "T2")
     finish.mul("XA", "XA", "T2")
     finish.mul("XA", "XA", "ONE")
-    return setup, double, adds, finish
+    return setup, double, adds, check, finish
 
 
 def double_scalar_x(unit: Unit, curve: Curve, u1: int, u2: int, q: tuple[int, int],
                     g_plus_q: tuple[int, int]) -> int | None:
     """x(u1·G + u2·Q) for public u1, u2 in [1, n−1]; None if an exceptional addition occurred
-    (the caller then uses the ladders)."""
-    setup, double, adds, finish = _shamir_blocks(curve)
+    (equal or opposite points, or a sum at infinity: the final Z is 0 and the caller then uses
+    the ladders). Two batches: the joint double-and-add ending in CMP(Z, 0), then — only if
+    Z ≠ 0 — the inversion of Z and the affine x."""
+    setup, double, adds, check, finish = _shamir_blocks(curve)
     table = {1: curve.generator, 2: q, 3: g_plus_q}
     top = max(u1.bit_length(), u2.bit_length()) - 1
     first = ((u1 >> top) & 1) | (((u2 >> top) & 1) << 1)
@@ -299,10 +306,9 @@ def double_scalar_x(unit: Unit, curve: Curve, u1: int, u2: int, q: tuple[int, in
         index = ((u1 >> i) & 1) | (((u2 >> i) & 1) << 1)
         if index:
             commands += adds[index].commands
-    compare_position = len(commands)               # finish starts with CMP(Z, 0)
-    commands += finish.commands
-    responses = execute(unit, commands, f"{curve.name} double scalar multiplication")
-    if responses[compare_position].flags >> 1 & 1:
-        return None
+    commands += check.commands
+    what = f"{curve.name} double scalar multiplication"
+    if execute(unit, commands, what)[-1].flags >> 1 & 1:
+        return None                                # Z = 0: an exceptional addition
+    execute(unit, finish.commands, what)
     return session.read("XA")
-

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from montu.driver import Unit
 from montu.rsa.keygen import generate
-from montu.rsa.keys import RsaKeyError, RsaPrivateKey, RsaPublicKey
+from montu.rsa.keys import RsaKeyError, RsaPrivateKey, RsaPublicKey, key_from_numbers
 from montu.rsa.operations import RsaFaultError
 from montu.rsa.padding import RsaDecryptionError, RsaPaddingError
 
@@ -25,8 +25,4 @@ def load_pem(data: bytes, unit: Unit | None = None) -> RsaPrivateKey | RsaPublic
     """An RSA key from PEM or DER (PKCS#1, PKCS#8 or SubjectPublicKeyInfo), bound to `unit`."""
     from montu.rsa import encoding
 
-    numbers = encoding.load_key(data)
-    if numbers.d is None:
-        return RsaPublicKey(numbers.n, numbers.e, unit=unit)
-    return RsaPrivateKey(numbers.n, numbers.e, numbers.d, numbers.p, numbers.q, numbers.dp,
-                         numbers.dq, numbers.qinv, unit=unit)
+    return key_from_numbers(encoding.load_key(data), unit)

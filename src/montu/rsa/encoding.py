@@ -12,21 +12,42 @@ an RSA key; `openssl pkcs8 -topk8 -nocrypt -outform DER` writes PKCS#8). The ASN
 serialization (no hand-written DER); this module only chooses the layout and turns failures into
 one-line RsaFormatError messages. Loading a private key checks that its numbers are consistent
 (OpenSSL's RSA key check); no number of a key ever appears in an error message.
+
+RSA-PSS keys (`openssl genpkey -algorithm RSA-PSS`: algorithm id-RSASSA-PSS instead of
+rsaEncryption, RFC 4055) load with their restriction (`RsaKeyNumbers.pss`: PSS signatures only,
+and the hash, MGF1 hash and minimum salt length their parameters name), and are written back
+with it (PKCS#8 and SubjectPublicKeyInfo; asn1crypto swaps the algorithm identifier in).
+Multi-prime keys (`rsa_keygen_primes:3`) are refused: the CRT here uses two primes.
+Key data over `montu.errors.MAX_KEY_BYTES` is refused before it is parsed.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
+import warnings
 from dataclasses import dataclass, field
 
+from asn1crypto import algos, core, parser
+from asn1crypto import keys as asn1_keys
+from asn1crypto import pem as asn1_pem
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import dh, dsa, ec, ed448, ed25519, rsa, x448, x25519
 
-from montu.errors import MontuError
+from montu.driver import DEFAULT_MAX_BITS
+from montu.errors import MAX_KEY_BYTES, MontuError, size_text
+from montu.rsa.padding import HASHES
 
-__all__ = ["RsaFormatError", "RsaKeyNumbers", "dump_private", "dump_public", "is_rsa_key",
-           "load_key"]
+MAX_MODULUS_BITS = DEFAULT_MAX_BITS[-1]   # the largest unit configuration the driver builds
+
+__all__ = ["PssRestriction", "RsaFormatError", "RsaKeyNumbers", "dump_private", "dump_public",
+           "is_rsa_key", "load_key"]
+
+# What asn1crypto raises on malformed input (as in montu.ec.encoding)
+_ASN1_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError,
+                RecursionError)
 
 
 class RsaFormatError(MontuError, ValueError):
@@ -34,8 +55,25 @@ class RsaFormatError(MontuError, ValueError):
 
 
 @dataclass(frozen=True)
+class PssRestriction:
+    """What an RSA-PSS key (algorithm id-RSASSA-PSS, RFC 4055 §1.2 and §3.1) allows.
+
+    Such a key signs and verifies with PSS only: never PKCS#1 v1.5, never OAEP. Its parameters,
+    when it has any, also fix the hash and the MGF1 hash and set a minimum salt length (OpenSSL's
+    reading of saltLength for keys); a key without parameters (hash None) takes any hash, MGF1
+    over the same hash, and any salt.
+    """
+
+    hash: str | None = None
+    mgf1_hash: str | None = None
+    min_salt_length: int = 0
+    parameters: bytes | None = field(default=None, repr=False)  # their DER, written back as read
+
+
+@dataclass(frozen=True)
 class RsaKeyNumbers:
-    """The integers of an RSA key (RFC 8017 §3): a public key has only n and e."""
+    """The integers of an RSA key (RFC 8017 §3): a public key has only n and e. `pss` is set for
+    an RSA-PSS key (id-RSASSA-PSS), which is restricted to PSS signatures."""
 
     n: int
     e: int
@@ -45,6 +83,7 @@ class RsaKeyNumbers:
     dp: int | None = field(default=None, repr=False)
     dq: int | None = field(default=None, repr=False)
     qinv: int | None = field(default=None, repr=False)
+    pss: PssRestriction | None = None
 
     @property
     def is_private(self) -> bool:
@@ -55,7 +94,7 @@ class RsaKeyNumbers:
         return self.n.bit_length()
 
 
-_PEM_BLOCK = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----.*?-----END \1-----", re.S)
+_PEM_MARKER = re.compile(rb"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 
 _PRIVATE_LABELS = {b"PRIVATE KEY", b"RSA PRIVATE KEY"}
 _PUBLIC_LABELS = {b"PUBLIC KEY", b"RSA PUBLIC KEY"}
@@ -95,20 +134,161 @@ def _not_rsa(key: object) -> RsaFormatError:
     return RsaFormatError(f"this is {_describe(key)}, not RSA")
 
 
-def _numbers(key: object) -> RsaKeyNumbers:
+def _numbers(key: object, der: bytes | None) -> RsaKeyNumbers:
+    """The numbers of a key cryptography loaded from `der` (its DER, for the RSA-PSS check)."""
     if isinstance(key, rsa.RSAPrivateKey):
         priv = key.private_numbers()
         pub = priv.public_numbers
         return RsaKeyNumbers(n=pub.n, e=pub.e, d=priv.d, p=priv.p, q=priv.q, dp=priv.dmp1,
-                             dq=priv.dmq1, qinv=priv.iqmp)
+                             dq=priv.dmq1, qinv=priv.iqmp, pss=_pss_restriction(der, private=True))
     if isinstance(key, rsa.RSAPublicKey):
         pub = key.public_numbers()
-        return RsaKeyNumbers(n=pub.n, e=pub.e)
+        return RsaKeyNumbers(n=pub.n, e=pub.e, pss=_pss_restriction(der, private=False))
     raise _not_rsa(key)
 
 
+# ------------------------------------------------------------------------------ RSA-PSS keys
+_RSASSA_PSS_OID = "1.2.840.113549.1.1.10"
+
+
+def _pss_restriction(der: bytes | None, *, private: bool) -> PssRestriction | None:
+    """The restriction of an RSA-PSS key in PKCS#8 or SubjectPublicKeyInfo DER; None for any
+    other key (rsaEncryption, PKCS#1 layouts)."""
+    if der is None:
+        return None
+    spec, name = ((asn1_keys.PrivateKeyInfo, "private_key_algorithm") if private
+                  else (asn1_keys.PublicKeyInfo, "algorithm"))
+    try:
+        algorithm = spec.load(der)[name]
+        if algorithm["algorithm"].dotted != _RSASSA_PSS_OID:
+            return None
+    except _ASN1_ERRORS:            # not PKCS#8 / SubjectPublicKeyInfo: PKCS#1 has no OID
+        return None
+    params = algorithm["parameters"]
+    if params is None or isinstance(params, (core.Void, core.Null)):
+        return PssRestriction()
+    return _pss_parameters(params)
+
+
+def _pss_parameters(params: core.Asn1Value) -> PssRestriction:
+    """RSASSA-PSS-params (RFC 4055 §3.1; absent fields take their defaults: SHA-1, MGF1-SHA-1,
+    salt 20, trailer 0xbc) as a restriction montu can honour, or RsaFormatError saying why not."""
+    try:
+        native = params.native
+        hash_name = native["hash_algorithm"]["algorithm"]
+        mgf = native["mask_gen_algorithm"]
+        salt_length = native["salt_length"]
+        trailer = native["trailer_field"]
+        mgf1_hash = mgf["parameters"]["algorithm"] if mgf["algorithm"] == "mgf1" else None
+        der = params.dump()
+    except _ASN1_ERRORS:
+        raise RsaFormatError("the RSA-PSS key's parameters (RSASSA-PSS-params) are "
+                             "malformed") from None
+    if mgf1_hash is None:
+        raise RsaFormatError(f"the RSA-PSS key names mask generation function "
+                             f"{mgf['algorithm']}; only MGF1 is supported")
+    for what, name in (("hash", hash_name), ("MGF1 hash", mgf1_hash)):
+        if name not in HASHES:
+            raise RsaFormatError(f"the RSA-PSS key is restricted to {what} {name}, which montu "
+                                 f"does not support (it has {', '.join(HASHES)})")
+    if trailer != "trailer_field_bc" or not isinstance(salt_length, int) or salt_length < 0:
+        raise RsaFormatError("the RSA-PSS key's parameters are invalid: RFC 4055 needs trailer "
+                             "field 1 and a salt length of 0 or more")
+    return PssRestriction(hash=hash_name, mgf1_hash=mgf1_hash, min_salt_length=salt_length,
+                          parameters=der)
+
+
+def _with_pss_algorithm(info: asn1_keys.PrivateKeyInfo | asn1_keys.PublicKeyInfo,
+                        pss: PssRestriction) -> bytes:
+    """The DER of a PKCS#8 or SubjectPublicKeyInfo RSA key (as cryptography writes it) with its
+    algorithm identifier changed from rsaEncryption to id-RSASSA-PSS and the key's parameters."""
+    identifier: dict[str, object] = {"algorithm": "rsassa_pss"}
+    if pss.parameters is not None:
+        identifier["parameters"] = algos.RSASSAPSSParams.load(pss.parameters)
+    if isinstance(info, asn1_keys.PrivateKeyInfo):
+        rewritten = asn1_keys.PrivateKeyInfo({
+            "version": info["version"],
+            "private_key_algorithm": asn1_keys.PrivateKeyAlgorithm(identifier),
+            "private_key": info["private_key"].parsed,
+        })
+    else:
+        rewritten = asn1_keys.PublicKeyInfo({
+            "algorithm": asn1_keys.PublicKeyAlgorithm(identifier),
+            "public_key": info["public_key"].parsed,
+        })
+    der: bytes = rewritten.dump()
+    return der
+
+
+# ------------------------------------------------------------------------------ reading
+def _pem_blocks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """(label, text from its BEGIN line to its END line) of each PEM block, in one pass over the
+    BEGIN/END lines (a BEGIN without its END is skipped, as is anything between blocks)."""
+    blocks = []
+    open_label, start = None, 0
+    for marker in _PEM_MARKER.finditer(data):
+        kind, label = marker.group(1), marker.group(2)
+        if open_label is None and kind == b"BEGIN":
+            open_label, start = label, marker.start()
+        elif open_label == label and kind == b"END":
+            blocks.append((label, data[start:marker.end()]))
+            open_label = None
+    return blocks
+
+
+def _pem_der(block: bytes) -> bytes | None:
+    """The DER inside one PEM block (the headers and armour lines dropped); None if its base64
+    is damaged (cryptography then says so)."""
+    lines = block.splitlines()[1:-1]
+    body = b"".join(line.strip() for line in lines if b":" not in line)
+    try:
+        return base64.b64decode(body, validate=True)
+    except binascii.Error:
+        return None
+
+
+def _is_multi_prime(der: bytes | None) -> bool:
+    """True if `der` is a multi-prime RSAPrivateKey (RFC 8017 A.1.2: version 1 and a tenth
+    element, otherPrimeInfos), alone or inside PKCS#8. Reads the tag-length framing of at most
+    ten elements, so it takes time linear in len(der) whatever the data is."""
+    try:
+        elements = _first_elements(der or b"", 10)
+        if [tag for _tag_class, tag, _ in elements[:3]] == [2, 16, 4]:     # PKCS#8 around it
+            elements = _first_elements(parser.parse(elements[2][2])[4], 10)
+        version = elements[0] if elements else (0, 0, b"")
+        return (len(elements) == 10 and version[2] == b"\x02\x01\x01"
+                and [(tag_class, tag) for tag_class, tag, _ in elements] == [(0, 2)] * 9 + [(0, 16)])
+    except _ASN1_ERRORS:
+        return False
+
+
+def _first_elements(der: bytes, count: int) -> list[tuple[int, int, bytes]]:
+    """(class, tag, encoding) of the first `count` elements of the DER SEQUENCE `der`."""
+    tag_class, _method, tag, _header, contents, _trailer = parser.parse(der, strict=True)
+    if (tag_class, tag) != (0, 16):
+        raise ValueError("not a SEQUENCE")
+    elements: list[tuple[int, int, bytes]] = []
+    offset = 0
+    while offset < len(contents) and len(elements) < count:
+        rest = contents[offset:]
+        tag_class, _method, tag, header, body, trailer = parser.parse(rest)
+        size = len(header) + len(body) + len(trailer)
+        elements.append((tag_class, tag, rest[:size]))
+        offset += size
+    return elements
+
+
+def _private_key_error(exc: ValueError, der: bytes | None, what: str) -> RsaFormatError:
+    """The RsaFormatError for a private key cryptography could not load."""
+    if _is_multi_prime(der):
+        return RsaFormatError("this is a multi-prime RSA key (more than two primes), which is "
+                              "not supported: montu's RSA uses two primes (generate keys "
+                              "without rsa_keygen_primes)")
+    return RsaFormatError(_value_error_message(exc, what))
+
+
 def _load_pem(data: bytes) -> RsaKeyNumbers:
-    blocks = [(m.group(1), m.group(0)) for m in _PEM_BLOCK.finditer(data)]
+    blocks = _pem_blocks(data)
     if not blocks:
         raise RsaFormatError("malformed PEM: a -----BEGIN ...----- line without its matching "
                              "-----END ...----- line")
@@ -132,19 +312,37 @@ def _load_pem(data: bytes) -> RsaKeyNumbers:
         raise RsaFormatError(_ENCRYPTED_HINT)
     if label in _OTHER_LABELS and label not in (b"EC PRIVATE KEY", b"DSA PRIVATE KEY"):
         raise RsaFormatError(_OTHER_LABELS[label])
+    der = _pem_der(block)
     try:
         if label in _PUBLIC_LABELS:
             key = serialization.load_pem_public_key(block)
         else:       # PRIVATE KEY, RSA PRIVATE KEY; EC/DSA ones are loaded to say what they are
-            key = serialization.load_pem_private_key(block, password=None)
+            key = _load_private(serialization.load_pem_private_key, block)
+    except RsaFormatError:                 # refused by Montu itself (e.g. too large)
+        raise
     except TypeError:                      # "Password was not given but private key is encrypted"
         raise RsaFormatError(_ENCRYPTED_HINT) from None
     except UnsupportedAlgorithm:
         raise RsaFormatError(f"the {name} block holds a key type this build cannot read; "
                              f"it is not an RSA key") from None
     except ValueError as exc:
-        raise RsaFormatError(_value_error_message(exc, f"malformed PEM {name}")) from None
-    return _numbers(key)
+        if label in _PUBLIC_LABELS:
+            raise RsaFormatError(_value_error_message(exc, f"malformed PEM {name}")) from None
+        raise _private_key_error(exc, der, f"malformed PEM {name}") from None
+    return _numbers(key, der)
+
+
+def _load_private(load, data: bytes) -> object:
+    """A private key by `load` (cryptography's PEM or DER loader), its size checked first.
+
+    The RSA key check (primality of p and q) takes OpenSSL seconds for 8192 bits and a minute for
+    16384: the key is first parsed without it, a modulus larger than every unit configuration is
+    refused at once, and only then is it loaded again with the check."""
+    key = load(data, password=None, unsafe_skip_rsa_key_validation=True)
+    if isinstance(key, rsa.RSAPrivateKey) and key.key_size > MAX_MODULUS_BITS:
+        raise RsaFormatError(f"a {key.key_size}-bit RSA key is too large: Montu's units hold RSA "
+                             f"keys of at most {MAX_MODULUS_BITS} bits")
+    return load(data, password=None)
 
 
 def _is_key_check_failure(exc: ValueError) -> bool:
@@ -160,15 +358,17 @@ def _value_error_message(exc: ValueError, what: str) -> str:
 
 def _load_der(data: bytes) -> RsaKeyNumbers:
     try:
-        key: object = serialization.load_der_private_key(data, password=None)
+        key: object = _load_private(serialization.load_der_private_key, data)
+    except RsaFormatError:
+        raise
     except TypeError:
         raise RsaFormatError(_ENCRYPTED_HINT) from None
     except UnsupportedAlgorithm:
         raise RsaFormatError("the DER private key is of a type this build cannot read; "
                              "it is not an RSA key") from None
     except ValueError as private_error:
-        if _is_key_check_failure(private_error):
-            raise RsaFormatError(_value_error_message(private_error, "DER private key")) from None
+        if _is_key_check_failure(private_error) or _is_multi_prime(data):
+            raise _private_key_error(private_error, data, "DER private key") from None
         try:
             key = serialization.load_der_public_key(data)
         except UnsupportedAlgorithm:
@@ -177,7 +377,7 @@ def _load_der(data: bytes) -> RsaKeyNumbers:
         except ValueError:
             raise RsaFormatError("malformed DER: not a PKCS#8, PKCS#1 or SubjectPublicKeyInfo "
                                  "key") from None
-    return _numbers(key)
+    return _numbers(key, data)
 
 
 def load_key(data: bytes) -> RsaKeyNumbers:
@@ -191,17 +391,22 @@ def load_key(data: bytes) -> RsaKeyNumbers:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise RsaFormatError(f"key data must be bytes (got {type(data).__name__})")
     data = bytes(data)
+    if len(data) > MAX_KEY_BYTES:
+        raise RsaFormatError(f"the key data is {len(data):,} bytes, more than any key file "
+                             f"(at most {size_text(MAX_KEY_BYTES)} is read)")
     if not data.strip():
         raise RsaFormatError("empty input: expected an RSA key in PEM or DER")
-    if b"-----BEGIN " in data:
-        return _load_pem(data)
-    if data[:1] != b"\x30":   # every DER key is a SEQUENCE
+    if data[:1] != b"\x30" and b"-----BEGIN " not in data:   # every DER key is a SEQUENCE
         if data.lstrip()[:4] in (b"ssh-", b"ecds"):
             raise RsaFormatError("this is an OpenSSH public key line, not a PEM/DER key "
                                  "(convert it with ssh-keygen -e -m PKCS8)")
         raise RsaFormatError("not a key: expected PEM (-----BEGIN ...-----) or DER "
                              "(an ASN.1 SEQUENCE)")
-    return _load_der(data)
+    # cryptography warns about some key types it still reads (deprecations); the caller gets
+    # the RsaFormatError that says what the key is, and nothing else on stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _load_pem(data) if b"-----BEGIN " in data else _load_der(data)
 
 
 def is_rsa_key(data: bytes) -> bool:
@@ -232,9 +437,13 @@ def _choice(kind: str, value: str, table: dict) -> object:
 def dump_private(numbers: RsaKeyNumbers, fmt: str = "pkcs8", encoding: str = "pem") -> bytes:
     """An unencrypted private key file: PKCS#8 ("pkcs8", as `openssl genpkey` writes) or PKCS#1
     ("pkcs1", `RSA PRIVATE KEY`), PEM or DER. Needs every number (n, e, d, p, q, dp, dq, qinv):
-    both layouts store the CRT parameters, and this host-side module computes none of them."""
+    both layouts store the CRT parameters, and this host-side module computes none of them.
+    An RSA-PSS key (numbers.pss) is written as PKCS#8 with id-RSASSA-PSS and its parameters."""
     private_format = _choice("private key format", fmt, _PRIVATE_FORMATS)
     enc = _choice("encoding", encoding, _ENCODINGS)
+    if numbers.pss is not None and private_format is not serialization.PrivateFormat.PKCS8:
+        raise RsaFormatError("an RSA-PSS key can only be written as PKCS#8: PKCS#1 (RSA PRIVATE "
+                             "KEY) has no place for its PSS restriction")
     missing = [name for name in ("d", "p", "q", "dp", "dq", "qinv")
                if getattr(numbers, name) is None]
     if missing:
@@ -248,14 +457,31 @@ def dump_private(numbers: RsaKeyNumbers, fmt: str = "pkcs8", encoding: str = "pe
     except (ValueError, TypeError):
         raise RsaFormatError("the RSA key numbers are inconsistent (they fail the RSA key "
                              "check); refusing to write them") from None
-    return key.private_bytes(enc, private_format, serialization.NoEncryption())
+    if numbers.pss is None:
+        return key.private_bytes(enc, private_format, serialization.NoEncryption())
+    der = key.private_bytes(serialization.Encoding.DER, private_format,
+                            serialization.NoEncryption())
+    rewritten = _with_pss_algorithm(asn1_keys.PrivateKeyInfo.load(der), numbers.pss)
+    return _armor("PRIVATE KEY", rewritten, enc)
 
 
-def dump_public(n: int, e: int, fmt: str = "spki", encoding: str = "pem") -> bytes:
+def _armor(label: str, der: bytes, encoding: serialization.Encoding) -> bytes:
+    if encoding is serialization.Encoding.DER:
+        return der
+    armored: bytes = asn1_pem.armor(label, der)
+    return armored
+
+
+def dump_public(n: int, e: int, fmt: str = "spki", encoding: str = "pem", *,
+                pss: PssRestriction | None = None) -> bytes:
     """A public key file: SubjectPublicKeyInfo ("spki", as `openssl pkey -pubout` writes) or
-    PKCS#1 ("pkcs1", `RSA PUBLIC KEY`, as `openssl rsa -RSAPublicKey_out`), PEM or DER."""
+    PKCS#1 ("pkcs1", `RSA PUBLIC KEY`, as `openssl rsa -RSAPublicKey_out`), PEM or DER. With
+    `pss` (an RSA-PSS key), SubjectPublicKeyInfo with id-RSASSA-PSS and the key's parameters."""
     public_format = _choice("public key format", fmt, _PUBLIC_FORMATS)
     enc = _choice("encoding", encoding, _ENCODINGS)
+    if pss is not None and public_format is not serialization.PublicFormat.SubjectPublicKeyInfo:
+        raise RsaFormatError("an RSA-PSS public key can only be written as SubjectPublicKeyInfo: "
+                             "PKCS#1 (RSA PUBLIC KEY) has no place for its PSS restriction")
     invalid = RsaFormatError(f"(n, e) is not a valid RSA public key: n must be odd, e odd and "
                              f"3 ≤ e < n (got a {n.bit_length()}-bit n)")
     if n % 2 == 0 or e % 2 == 0 or not 3 <= e < n:
@@ -264,4 +490,7 @@ def dump_public(n: int, e: int, fmt: str = "spki", encoding: str = "pem") -> byt
         key = rsa.RSAPublicNumbers(e, n).public_key()
     except (ValueError, TypeError):
         raise invalid from None
-    return key.public_bytes(enc, public_format)
+    if pss is None:
+        return key.public_bytes(enc, public_format)
+    der = key.public_bytes(serialization.Encoding.DER, public_format)
+    return _armor("PUBLIC KEY", _with_pss_algorithm(asn1_keys.PublicKeyInfo.load(der), pss), enc)

@@ -7,14 +7,23 @@
 
 Bytes in, bytes out, exactly as OpenSSL writes them (signatures and ciphertexts are k-byte
 big-endian strings, k = ⌈bits(n)/8⌉).
+
+An RSA-PSS key (`openssl genpkey -algorithm RSA-PSS`; `pss_restriction` set) signs and verifies
+with PSS only, with the hash, MGF1 hash and minimum salt length its parameters name; anything
+else (PKCS#1 v1.5, OAEP, another hash) raises RsaKeyError, as OpenSSL refuses it.
 """
 
 from __future__ import annotations
 
-from montu.driver import Unit, default_unit
+from typing import TYPE_CHECKING
+
+from montu.driver import Unit, UnitError, unit_for_operands
 from montu.errors import MontuError
 from montu.rsa import operations, padding
 from montu.rsa.operations import CrtKey
+
+if TYPE_CHECKING:
+    from montu.rsa.encoding import PssRestriction, RsaKeyNumbers
 
 MIN_MODULUS_BITS = 512   # the CAVP vectors start at 1024; below 512 bits nothing is secure
 
@@ -28,9 +37,10 @@ def _int_from_bytes(data: bytes) -> int:
 
 
 class RsaPublicKey:
-    """An RSA public key (n, e) bound to a unit."""
+    """An RSA public key (n, e) bound to a unit; `pss`: the restriction of an RSA-PSS key."""
 
-    def __init__(self, n: int, e: int, unit: Unit | None = None):
+    def __init__(self, n: int, e: int, unit: Unit | None = None, *,
+                 pss: PssRestriction | None = None):
         if n.bit_length() < MIN_MODULUS_BITS or n % 2 == 0:
             raise RsaKeyError(f"RSA modulus must be odd and at least {MIN_MODULUS_BITS} bits "
                               f"(got a {n.bit_length()}-bit {'even' if n % 2 == 0 else 'odd'} number)")
@@ -38,11 +48,39 @@ class RsaPublicKey:
             raise RsaKeyError("RSA public exponent must be odd and in [3, n)")
         self.n = n
         self.e = e
-        self.unit = unit if unit is not None else default_unit()
-        if n.bit_length() > self.unit.max_bits:
-            raise RsaKeyError(f"a {n.bit_length()}-bit modulus does not fit this unit "
-                              f"(max_bits={self.unit.max_bits})")
+        try:
+            self.unit = unit_for_operands(unit, n.bit_length())
+        except UnitError as exc:
+            raise RsaKeyError(f"a {n.bit_length()}-bit RSA modulus is too large: {exc}") from None
+        self.pss_restriction = pss
         self.last_cycles = 0
+
+    @property
+    def pss_only(self) -> bool:
+        """True for an RSA-PSS key (id-RSASSA-PSS): PSS signatures only, no v1.5, no OAEP."""
+        return self.pss_restriction is not None
+
+    def _pss_terms(self, hash_name: str, pss: bool, salt_length: int | None) -> tuple[str | None, int]:
+        """(MGF1 hash, or None for the signature's own; minimum salt length) for a signature with
+        `hash_name`; RsaKeyError if this key's RSA-PSS restriction forbids that signature."""
+        restriction = self.pss_restriction
+        if restriction is None:
+            return None, 0
+        if not pss:
+            raise RsaKeyError("this is an RSA-PSS key (id-RSASSA-PSS): it is for PSS signatures "
+                              "only, not PKCS#1 v1.5 (use pss=True)")
+        if restriction.hash is not None and hash_name != restriction.hash:
+            raise RsaKeyError(f"this RSA-PSS key is restricted to {restriction.hash} signatures "
+                              f"(its parameters say so), not {hash_name}")
+        if salt_length is not None and salt_length < restriction.min_salt_length:
+            raise RsaKeyError(f"this RSA-PSS key needs a salt of at least "
+                              f"{restriction.min_salt_length} bytes (got {salt_length})")
+        return restriction.mgf1_hash, restriction.min_salt_length
+
+    def _refuse_encryption_if_pss_only(self, operation: str) -> None:
+        if self.pss_only:
+            raise RsaKeyError(f"this is an RSA-PSS key (id-RSASSA-PSS): it is for PSS signatures "
+                              f"only and cannot be used for RSA-OAEP {operation}")
 
     @property
     def bits(self) -> int:
@@ -77,6 +115,7 @@ class RsaPublicKey:
         if len(digest) != info.digest_size:
             raise padding.RsaPaddingError(f"a {info.name} digest has {info.digest_size} bytes "
                                           f"(got {len(digest)})")
+        mgf1_hash, min_salt_length = self._pss_terms(info.name, pss, salt_length)
         k = self.size_bytes
         if len(signature) != k:
             return False
@@ -85,7 +124,9 @@ class RsaPublicKey:
             return False
         em = self._public_op(s).to_bytes(k, "big")
         if pss:
-            return padding.emsa_pss_verify_digest(digest, em, self.bits - 1, hash, salt_length)
+            return padding.emsa_pss_verify_digest(digest, em, self.bits - 1, hash, salt_length,
+                                                  mgf1_hash=mgf1_hash,
+                                                  min_salt_length=min_salt_length)
         try:
             expected = padding.emsa_pkcs1_v15_encode_digest(digest, hash, k)
         except padding.RsaPaddingError:
@@ -95,21 +136,25 @@ class RsaPublicKey:
     def encrypt(self, message: bytes, hash: str = "sha256", label: bytes = b"") -> bytes:
         """RSA-OAEP encryption (MGF1 with the same hash), as `openssl pkeyutl -encrypt
         -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:<hash>`."""
+        self._refuse_encryption_if_pss_only("encryption")
         k = self.size_bytes
         em = padding.oaep_encode(message, k, hash, label)
         return self._public_op(_int_from_bytes(em)).to_bytes(k, "big")
 
     # ---------------------------------------------------------------- formats
     def to_pem(self, fmt: str = "spki") -> bytes:
-        """SubjectPublicKeyInfo ("spki", as `openssl pkey -pubout`) or PKCS#1 ("pkcs1")."""
+        """SubjectPublicKeyInfo ("spki", as `openssl pkey -pubout`) or PKCS#1 ("pkcs1"); an
+        RSA-PSS key keeps its id-RSASSA-PSS algorithm and parameters (spki only)."""
         from montu.rsa import encoding
 
-        return encoding.dump_public(self.n, self.e, fmt=fmt, encoding="pem")
+        return encoding.dump_public(self.n, self.e, fmt=fmt, encoding="pem",
+                                    pss=self.pss_restriction)
 
     def to_der(self, fmt: str = "spki") -> bytes:
         from montu.rsa import encoding
 
-        return encoding.dump_public(self.n, self.e, fmt=fmt, encoding="der")
+        return encoding.dump_public(self.n, self.e, fmt=fmt, encoding="der",
+                                    pss=self.pss_restriction)
 
 
 class RsaPrivateKey:
@@ -119,8 +164,8 @@ class RsaPrivateKey:
 
     def __init__(self, n: int, e: int, d: int, p: int | None = None, q: int | None = None,
                  dp: int | None = None, dq: int | None = None, qinv: int | None = None,
-                 unit: Unit | None = None):
-        self._public = RsaPublicKey(n, e, unit)
+                 unit: Unit | None = None, *, pss: PssRestriction | None = None):
+        self._public = RsaPublicKey(n, e, unit, pss=pss)
         self.unit = self._public.unit
         if not 1 <= d < n:
             raise RsaKeyError("RSA private exponent must be in [1, n)")
@@ -152,6 +197,8 @@ class RsaPrivateKey:
     e = property(lambda self: self._public.e)
     bits = property(lambda self: self._public.bits)
     size_bytes = property(lambda self: self._public.size_bytes)
+    pss_restriction = property(lambda self: self._public.pss_restriction)
+    pss_only = property(lambda self: self._public.pss_only)
 
     @property
     def crt(self) -> CrtKey | None:
@@ -192,22 +239,43 @@ class RsaPrivateKey:
             raise padding.RsaPaddingError(f"a {info.name} digest has {info.digest_size} bytes "
                                           f"(got {len(digest)})")
         k = self.size_bytes
+        mgf1_hash, min_salt_length = self._public._pss_terms(
+            info.name, pss, len(salt) if salt is not None else salt_length)
         if pss:
             if salt is None:
-                longest = padding.pss_max_salt_length(self.bits - 1, hash)
-                # default as OpenSSL 3.1+: the digest length, or the longest salt that fits
-                length = min(info.digest_size, longest) if salt_length is None else salt_length
-                if not 0 <= length <= longest:
-                    raise padding.RsaPaddingError(
-                        f"PSS salt length must be in 0 .. {longest} for this key and hash (got {length})")
-                salt = secrets.token_bytes(length)
-            em = padding.emsa_pss_encode_digest(digest, hash, self.bits - 1, salt)
+                salt = secrets.token_bytes(self._pss_salt_length(info, salt_length, min_salt_length))
+            em = padding.emsa_pss_encode_digest(digest, hash, self.bits - 1, salt,
+                                                mgf1_hash=mgf1_hash)
         else:
             em = padding.emsa_pkcs1_v15_encode_digest(digest, hash, k)
         return self._private_op(_int_from_bytes(em)).to_bytes(k, "big")
 
+    def _pss_salt_length(self, info: padding.HashInfo, asked: int | None, least: int) -> int:
+        """The salt length of a PSS signature: `asked`; by default the salt length an RSA-PSS
+        key's parameters name (`least`, what OpenSSL signs with and insists on when it
+        verifies), else (as OpenSSL 3.1+) the digest length, or less when the key is too small
+        for it."""
+        longest = padding.pss_max_salt_length(self.bits - 1, info.name)
+        if longest < least:
+            salt = "" if least == 0 else f" and a salt of at least {least} bytes"
+            raise padding.RsaPaddingError(
+                f"a {self.bits}-bit key is too small for RSA-PSS with {info.name}{salt}: it needs "
+                f"at least {padding.pss_min_modulus_bits(info.name, least)} bits")
+        restriction = self.pss_restriction
+        if asked is not None:
+            length = asked
+        elif restriction is not None and restriction.parameters is not None:
+            length = least
+        else:
+            length = min(info.digest_size, longest)
+        if not least <= length <= longest:
+            raise padding.RsaPaddingError(f"PSS salt length must be in {least} .. {longest} for "
+                                          f"this key and {info.name} (got {length})")
+        return length
+
     def decrypt(self, ciphertext: bytes, hash: str = "sha256", label: bytes = b"") -> bytes:
         """RSA-OAEP decryption; every failure is the same RsaDecryptionError."""
+        self._public._refuse_encryption_if_pss_only("decryption")
         k = self.size_bytes
         if len(ciphertext) != k:
             raise padding.RsaDecryptionError()
@@ -231,9 +299,9 @@ class RsaPrivateKey:
 
         crt = self._crt
         if crt is None:
-            return RsaKeyNumbers(n=self.n, e=self.e, d=self.d)
+            return RsaKeyNumbers(n=self.n, e=self.e, d=self.d, pss=self.pss_restriction)
         return RsaKeyNumbers(n=self.n, e=self.e, d=self.d, p=crt.p, q=crt.q, dp=crt.dp, dq=crt.dq,
-                             qinv=crt.qinv)
+                             qinv=crt.qinv, pss=self.pss_restriction)
 
     def to_pem(self, fmt: str = "pkcs8") -> bytes:
         """PKCS#8 ("pkcs8", as `openssl genpkey` writes) or PKCS#1 ("pkcs1", `RSA PRIVATE KEY`)."""
@@ -245,3 +313,12 @@ class RsaPrivateKey:
         from montu.rsa import encoding
 
         return encoding.dump_private(self._numbers(), fmt=fmt, encoding="der")
+
+
+def key_from_numbers(numbers: RsaKeyNumbers, unit: Unit | None = None) -> RsaPrivateKey | RsaPublicKey:
+    """The key of `montu.rsa.encoding.load_key`'s numbers, bound to `unit`, with an RSA-PSS
+    key's restriction."""
+    if numbers.d is None:
+        return RsaPublicKey(numbers.n, numbers.e, unit=unit, pss=numbers.pss)
+    return RsaPrivateKey(numbers.n, numbers.e, numbers.d, numbers.p, numbers.q, numbers.dp,
+                         numbers.dq, numbers.qinv, unit=unit, pss=numbers.pss)

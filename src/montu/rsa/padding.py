@@ -32,7 +32,7 @@ __all__ = [
     "HASHES", "HashInfo", "RsaDecryptionError", "RsaPaddingError", "emsa_pkcs1_v15_encode",
     "emsa_pkcs1_v15_encode_digest", "emsa_pss_encode", "emsa_pss_encode_digest",
     "emsa_pss_verify", "emsa_pss_verify_digest", "hash_info", "mgf1", "oaep_decode",
-    "oaep_encode", "oaep_max_message_length", "pss_max_salt_length",
+    "oaep_encode", "oaep_max_message_length", "pss_max_salt_length", "pss_min_modulus_bits",
 ]
 
 
@@ -138,6 +138,19 @@ def pss_max_salt_length(em_bits: int, hash: str) -> int:
     return _em_len(em_bits) - hash_info(hash).digest_size - 2
 
 
+def pss_min_modulus_bits(hash: str, salt_length: int = 0) -> int:
+    """The smallest modulus that carries an EMSA-PSS encoding with this hash and salt length:
+    emLen = ⌈(bits − 1)/8⌉ must reach hLen + sLen + 2 (RFC 8017 §9.1.1 step 3)."""
+    return 8 * (hash_info(hash).digest_size + salt_length + 1) + 2
+
+
+def _pss_key_too_small(em_bits: int, info: HashInfo, salt_length: int) -> RsaPaddingError:
+    salt = "an empty salt" if salt_length == 0 else f"a {salt_length}-byte salt"
+    return RsaPaddingError(f"a {em_bits + 1}-bit key is too small for RSA-PSS with {info.name} "
+                           f"and {salt}: it needs at least "
+                           f"{pss_min_modulus_bits(info.name, salt_length)} bits")
+
+
 def emsa_pss_encode(message: bytes, hash: str, em_bits: int, salt: bytes) -> bytes:
     """EMSA-PSS-ENCODE (RFC 8017 §9.1.1) with MGF1 over the same hash; em_bits = bits(n) - 1."""
     return emsa_pss_encode_digest(hash_info(hash).digest(message), hash, em_bits, salt)
@@ -151,10 +164,12 @@ def emsa_pss_encode_digest(m_hash: bytes, hash: str, em_bits: int, salt: bytes,
     h_len, s_len = info.digest_size, len(salt)
     if len(m_hash) != h_len:
         raise RsaPaddingError(f"a {info.name} digest has {h_len} bytes (got {len(m_hash)})")
+    if em_len < h_len + 2:
+        raise _pss_key_too_small(em_bits, info, 0)
     if em_len < h_len + s_len + 2:
         raise RsaPaddingError(f"encoding error: a {em_bits + 1}-bit key cannot carry a PSS "
                               f"{info.name} signature with a {s_len}-byte salt "
-                              f"(max salt {max(em_len - h_len - 2, 0)} bytes)")
+                              f"(max salt {em_len - h_len - 2} bytes)")
     h = info.digest(b"\x00" * 8 + m_hash + salt)
     db = b"\x00" * (em_len - s_len - h_len - 2) + b"\x01" + salt
     masked_db = bytearray(_xor(db, mgf1(h, em_len - h_len - 1, mgf1_hash or info.name)))
@@ -176,9 +191,10 @@ def emsa_pss_verify(message: bytes, em: bytes, em_bits: int, hash: str,
 
 def emsa_pss_verify_digest(m_hash: bytes, em: bytes, em_bits: int, hash: str,
                            salt_length: int | None = None, *,
-                           mgf1_hash: str | None = None) -> bool:
+                           mgf1_hash: str | None = None, min_salt_length: int = 0) -> bool:
     """EMSA-PSS-VERIFY from mHash = Hash(M). Verification handles public data only, so it
-    returns as soon as the encoding is found inconsistent."""
+    returns as soon as the encoding is found inconsistent. `min_salt_length`: a recovered salt
+    shorter than this is inconsistent (an RSA-PSS key's restriction, as OpenSSL checks it)."""
     info = hash_info(hash)
     em_len = _em_len(em_bits)
     h_len = info.digest_size
@@ -210,6 +226,8 @@ def emsa_pss_verify_digest(m_hash: bytes, em: bytes, em_bits: int, hash: str,
         if any(db[:ps_len]) or db[ps_len] != 0x01:
             return False
     salt = bytes(db[ps_len + 1:])
+    if len(salt) < min_salt_length:
+        return False
     return hmac.compare_digest(h, info.digest(b"\x00" * 8 + m_hash + salt))
 
 

@@ -26,3 +26,6 @@ openssl pkey -in ed25519.pem -pubout -out ed25519-pub.pem
 openssl genpkey -algorithm X25519 -out x25519.pem
 openssl dsaparam -out dsaparam.tmp 1024 2>/dev/null && openssl gendsa -out dsa.pem dsaparam.tmp && rm dsaparam.tmp
 openssl req -x509 -key rsa-genpkey.pem -subj /CN=montu-test -days 3650 -out cert.pem
+# large keys (tests/rsa/test_rsa_large_keys.py): 8192 bits runs on the driver's larger unit, 16384 is refused
+openssl genrsa -out rsa-8192.pem 8192
+openssl genrsa -out rsa-16384.pem 16384

@@ -19,8 +19,8 @@ openssl rsa -in bad.rsa.pkcs8.pem -traditional -out bad.rsa.pkcs1.pem 2>/dev/nul
 openssl rsa -in bad.rsa.pkcs8.pem -pubout -out bad.rsa.pub.pem 2>/dev/null
 openssl ec -in P-256.sec1.pem -param_enc explicit -out bad.explicit.sec1.pem 2>/dev/null
 openssl ec -in P-256.sec1.pem -param_enc explicit -pubout -out bad.explicit.pub.pem 2>/dev/null
-openssl ec -in K-283.sec1.pem -conv_form compressed -pubout -out bad.compressed.pub.pem 2>/dev/null
-openssl ec -in K-283.sec1.pem -conv_form compressed -out bad.compressed.sec1.pem 2>/dev/null
+openssl ec -in K-283.sec1.pem -conv_form compressed -pubout -out K-283.compressed.pub.pem 2>/dev/null
+openssl ec -in K-283.sec1.pem -conv_form compressed -out K-283.compressed.sec1.pem 2>/dev/null
 openssl ecparam -name brainpoolP256r1 -genkey -noout -out bad.brainpool.sec1.pem
 openssl ec -in bad.brainpool.sec1.pem -pubout -out bad.brainpool.pub.pem 2>/dev/null
 openssl pkcs8 -topk8 -in P-256.sec1.pem -passout pass:montu -out bad.encrypted.pkcs8.pem
