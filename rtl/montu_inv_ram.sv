@@ -33,13 +33,7 @@ module montu_inv_ram #(
     else                                            rdata_q <= mem_q[raddr_i];
   end
 
-  if (OutReg) begin : g_out_reg
-    logic [Width-1:0] rdata_r_q;
-    always_ff @(posedge clk_i) begin
-      rdata_r_q <= rdata_q;
-    end
-    assign rdata_o = rdata_r_q;
-  end else begin : g_out_wire
-    assign rdata_o = rdata_q;
-  end
+  montu_stage_reg #(.T(logic [Width-1:0]), .Stages(int'(OutReg)), .Reset(1'b0)) u_out_reg (
+    .clk_i, .rst_ni(1'b1), .en_i(1'b1), .d_i(rdata_q), .q_o(rdata_o)
+  );
 endmodule

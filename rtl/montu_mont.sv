@@ -9,18 +9,21 @@
 //   end:     (v, z_{s-1})  = ca + cb + v                  (v: the carry word of the row before)
 // In GF(2^m) "*" is carry-less and "+" is XOR, so v stays 0 and no subtraction follows.
 //
-// Pipeline of one lane pair, in beats (a beat is one cycle with Lanes = 2 and 4; with Lanes = 1
-// the single MAC does lane a in the first cycle and lane b in the second cycle of a two-cycle
-// beat, and every register and memory port of this engine moves once per beat):
+// A lane pair is two montu_mac_lane (lane a, lane b) and a montu_qunit_lane, one contract for
+// both builds; the engine derives its stages from the contracts' latencies (montu_lane_pkg), so
+// the glue around the lanes is written once. With Lanes = 1 one montu_mac does lane a in the first
+// cycle and lane b in the second cycle of a two-cycle beat, and every register and memory port of
+// this engine moves once per beat. Pipeline of one lane pair, in beats (a beat is one cycle with
+// Lanes = 2 and 4):
 //   beat c     issue   read x_i (port a), y_j (port b), z_j of row i-1 (scratch T)
 //   beat c+1   lane a                                   (StA)
 //   beat c+2   q unit (j = 0), read n_j (port n)        (StQ)
 //   beat c+3   lane b                                   (StB)
 //   beat c+4   final add (j = s-1)                      (StF)
 //   beat c+5   z_j of row i leaves                      (StO)
-// Pipelined = 1 (Lanes = 2, 4) replaces each single-cycle MAC by montu_mac_pipe (operands,
-// partial products, rows, accumulate: u_j 4 beats after its operands, the carry word 5) and the
-// q unit by montu_qunit_pipe (t 3 beats after u_0), for a shorter clock period:
+// Pipelined = 1 (Lanes = 2, 4): the lanes are montu_mac_pipe (operands, partial products, rows,
+// accumulate: u_j 4 beats after its operands, the carry word 5) and the q unit montu_qunit_pipe
+// (t 3 beats after u_0), for a shorter clock period:
 //   beat c+1 lane a operands (StA), c+5 u_j of lane a, q unit input (StQ), c+6 carry word of
 //   lane a (StCa), c+8 t_i and lane b operands (StB), c+12 u_j of lane b, c+13 final add (StF),
 //   c+14 z_j leaves (StO); and the final pass registers its read data (one beat more).
@@ -49,7 +52,9 @@
 //   Lanes = 4:     (ceil(s/2)-1)*max(s, 8) + 2s + 10
 //   pipelined, Lanes = 2:  (s-1)*max(s, 13) + 2s + 16
 //   pipelined, Lanes = 4:  (ceil(s/2)-1)*max(s, 26) + 2s + 29
-module montu_mont #(
+module montu_mont
+  import montu_lane_pkg::*;
+#(
   parameter int unsigned Word         = 64,
   parameter int unsigned Lanes        = 2,
   parameter int unsigned MaxWords     = 64,
@@ -93,22 +98,25 @@ module montu_mont #(
     logic [Jw-1:0] j;
   } ctl_t;
 
-  // Stages of one lane pair, in beats after the issue beat of a word (see the header):
+  // Stages of one lane pair, in beats after the issue beat of a word (see the header), from the
+  // latencies of the lane contracts (montu_lane_pkg: montu_mac_lane, montu_qunit_lane):
   //   StA lane a operands, StQ q unit input (u_j of lane a), StCa lane a's carry word,
-  //   StB lane b operands (t_i, n_j, u_j), StF final add (j = s-1), StO z_j leaves.
+  //   StB lane b operands (t_i, n_j, u_j), StF final add (j = s-1, lane b's carry word),
+  //   StO z_j leaves.
   localparam int unsigned StA  = 1;
-  localparam int unsigned StQ  = Pipelined ? 5 : 2;
-  localparam int unsigned StCa = Pipelined ? 6 : 2;
-  localparam int unsigned StB  = Pipelined ? 8 : 3;
-  localparam int unsigned StF  = Pipelined ? 13 : 4;
+  localparam int unsigned StQ  = StA + mac_lat_u(Pipelined);    // 2; pipelined 5
+  localparam int unsigned StCa = StA + mac_lat_ca(Pipelined);   // 2; pipelined 6
+  localparam int unsigned StB  = StQ + qunit_lat(Pipelined);    // 3; pipelined 8
+  localparam int unsigned StF  = StB + mac_lat_ca(Pipelined);   // 4; pipelined 13
   localparam int unsigned StO  = StF + 1;
+  // lane b's u_j (= z_{j-1}) waits ZWait beats: z_j leaves at StO with the next word's u
+  localparam int unsigned ZWait = StO - 1 - (StB + mac_lat_u(Pipelined));   // 0; pipelined 1
 
   localparam int unsigned NumPairs  = (Lanes == 4) ? 2 : 1;      // lane pairs
   localparam int unsigned Lag       = StO - StA;                 // beats pair p+1 trails pair p
   localparam int unsigned Tail      = Lag * (NumPairs - 1);      // stages of the later pairs
   localparam int unsigned NumStages = StO + Tail;                // stage of the last pair's z
   localparam int unsigned MinP      = (Lanes == 4) ? 2 * Lag : StO - 1;   // shortest row period
-  localparam int unsigned NdLen     = NumStages - StB;           // n_j delay line
   localparam int unsigned FinStages = Pipelined ? 2 : 1;      // final pass: read to write
   // issue counter j runs over max(s, MinP) beats
   localparam int unsigned Cw        = $clog2(((MinP > MaxWords) ? MinP : MaxWords) + 5);
@@ -161,149 +169,110 @@ module montu_mont #(
   logic [Word-1:0] zout [NumPairs];   // z_j of the pair's row, in its output stage
   logic            vout [NumPairs];   // v after the pair's latest row
 
-  logic [Word-1:0] nd_q [1:NdLen];    // n_j delayed from lane b of pair 0
+  logic [Word-1:0] n_out;             // n_j of the last pair, in its output stage
   logic [Word-1:0] zlast, zout_d1_q;  // the last pair's z_j (written to T), one beat later
 
   assign zlast = zout[NumPairs-1];
 
+  // The lane pairs' registers move once per beat: every cycle with Lanes = 2, 4 (in the idle
+  // cycles too, as the lanes do), on the second cycle of a beat with Lanes = 1.
+  logic pair_en;
+  assign pair_en = (Lanes == 1) ? adv : 1'b1;
+
   for (genvar p = 0; p < NumPairs; p++) begin : g_pair
     localparam int unsigned S = Lag * p;   // the pair's stage k is st_q[S + k]
 
-    if (Pipelined) begin : g_pipelined
-      // Pipelined lanes (montu_mac_pipe, montu_qunit_pipe): u_j of lane a at StQ, its carry
-      // word at StCa; t_i at StB (straight from the q unit for j = 0, then held); u_j of lane
-      // b (= z_{j-1}) at StB + 4, its carry word at StF.
-      logic [Word-1:0] ua, caa, ub, cab, t_new, t_hold_q, t_op;
-      logic [Word-1:0] ud_q [1:StB-StQ];   // u_j of lane a delayed to lane b
-      logic [Word-1:0] ub_d1_q;            // u_{j+1} of lane b = z_j, one beat later
-      logic [Word-1:0] cal_q;              // ca after the last word of a row
-      logic [Word-1:0] zlast_q;            // z_{s-1}
-      logic            v_q;                // the carry word v of Alg. 2 (0 or 1)
-      logic [Word:0]   zl_sum;
+    // Lane a: (ca, u_j) = x_i * y_j + z_j + ca, u_j at StQ, ca at StCa. q unit: t_i = u_0 * w
+    // from StB on, for the row. Lane b: (cb, z_{j-1}) = t_i * n_j + u_j + cb, u_j delayed to
+    // StB; z_{j-1} at StB + mac_lat_u, cb at StF.
+    logic [Word-1:0] ua, caa, ub, cab;   // the lanes' results
+    logic [Word-1:0] t_row;              // t_i
+    logic [Word-1:0] ub_in;              // u_j at lane b
+    logic [Word-1:0] ub_z;               // z_j at StO (j < s-1)
+    logic [Word-1:0] cal_q;              // ca after the last word of a row
+    logic [Word-1:0] zlast_q;            // z_{s-1}
+    logic            v_q;                // the carry word v of Alg. 2 (0 or 1)
+    logic [Word:0]   zl_sum;
 
-      montu_mac_pipe #(.Word(Word)) u_lane_a (
-        .clk_i, .gf2m_i, .first_i(st_q[S+StA].first),
-        .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .u_o(ua), .ca_o(caa)
+    if (Lanes == 1) begin : g_one_mac
+      // One montu_mac does lane a in the first cycle of a beat (result parked in tmp_q) and
+      // lane b in the second; both lane registers then advance together at the end of the beat.
+      logic [Word-1:0]   ma, mb, mc, md;
+      logic [2*Word-1:0] msum, tmp_q, sa_q, sb_q;
+      assign ma = phase_q ? t_row  : xop[p];
+      assign mb = phase_q ? nop[p] : yop[p];
+      assign mc = phase_q ? ub_in  : zin[p];
+      assign md = phase_q ? (st_q[S+StB].first ? '0 : sb_q[2*Word-1:Word])
+                          : (st_q[S+StA].first ? '0 : sa_q[2*Word-1:Word]);
+      montu_mac #(.Word(Word)) u_mac (
+        .gf2m_i, .a_i(ma), .b_i(mb), .c_i(mc), .d_i(md), .sum_o(msum)
       );
-      montu_qunit_pipe #(.Word(Word)) u_qunit (
-        .clk_i, .gf2m_i, .u_i(ua), .w_i, .t_o(t_new)
-      );
-      assign t_op = st_q[S+StB].first ? t_new : t_hold_q;
-      montu_mac_pipe #(.Word(Word)) u_lane_b (
-        .clk_i, .gf2m_i, .first_i(st_q[S+StB].first),
-        .a_i(t_op), .b_i(nop[p]), .c_i(ud_q[StB-StQ]), .u_o(ub), .ca_o(cab)
-      );
-
-      // (v, z_{s-1}) = ca + cb + v
-      assign zl_sum = gf2m_i ? {1'b0, cal_q ^ cab}
-                             : ({1'b0, cal_q} + {1'b0, cab} + {{Word{1'b0}}, vin[p]});
-
-      assign zout[p] = st_q[S+StO].last ? zlast_q : ub_d1_q;
-      assign vout[p] = v_q;
-
-      always_ff @(posedge clk_i) begin
-        ud_q[1] <= ua;
-        for (int unsigned k = 2; k <= StB - StQ; k++) ud_q[k] <= ud_q[k-1];
-        ub_d1_q <= ub;
-        if (st_q[S+StB].first)                    t_hold_q <= t_new;
-        if (st_q[S+StCa].v && st_q[S+StCa].last) cal_q    <= caa;
-      end
-
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          zlast_q <= '0;
-          v_q     <= 1'b0;
-        end else if (start_i) begin
-          v_q <= 1'b0;
-        end else if (st_q[S+StF].v && st_q[S+StF].last) begin
-          zlast_q <= zl_sum[Word-1:0];
-          v_q     <= zl_sum[Word];
-        end
-      end
-    end else begin : g_single_cycle
-      logic [2*Word-1:0] sa_d, sa_q;     // lane a: {ca, u_j}
-      logic [2*Word-1:0] sb_d, sb_q;     // lane b: {cb, z_{j-1}}
-      logic [Word-1:0]   u1_q;           // u_j delayed to lane b
-      logic [Word-1:0]   t_d, t_q;       // t_i
-      logic [Word-1:0]   cal_q;          // ca after the last word of a row
-      logic [Word-1:0]   zlast_q;        // z_{s-1}
-      logic              v_q;            // the carry word v of Alg. 2 (0 or 1)
-      logic [Word:0]     zl_sum;
-      logic [Word-1:0]   ca_in, cb_in;
-
-      assign ca_in = st_q[S+StA].first ? '0 : sa_q[2*Word-1:Word];
-      assign cb_in = st_q[S+StB].first ? '0 : sb_q[2*Word-1:Word];
-
-      if (Lanes == 1) begin : g_one_lane
-        // One MAC: lane a in the first cycle of a beat (result parked in tmp_q), lane b in the
-        // second; both lane registers then advance together at the end of the beat.
-        logic [Word-1:0]   ma, mb, mc, md;
-        logic [2*Word-1:0] msum, tmp_q;
-        assign ma = phase_q ? t_q   : xop[p];
-        assign mb = phase_q ? nop[p] : yop[p];
-        assign mc = phase_q ? u1_q  : zin[p];
-        assign md = phase_q ? cb_in : ca_in;
-        montu_mac #(.Word(Word)) u_mac (
-          .gf2m_i, .a_i(ma), .b_i(mb), .c_i(mc), .d_i(md), .sum_o(msum)
-        );
-        always_ff @(posedge clk_i or negedge rst_ni) begin
-          if (!rst_ni)                tmp_q <= '0;
-          else if (act && !phase_q)   tmp_q <= msum;
-        end
-        assign sa_d = tmp_q;
-        assign sb_d = msum;
-      end else begin : g_two_lanes
-        // Lines 9 and 10 of Alg. 2 on two MACs in the same cycle.
-        montu_mac #(.Word(Word)) u_mac_a (
-          .gf2m_i, .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .d_i(ca_in), .sum_o(sa_d)
-        );
-        montu_mac #(.Word(Word)) u_mac_b (
-          .gf2m_i, .a_i(t_q), .b_i(nop[p]), .c_i(u1_q), .d_i(cb_in), .sum_o(sb_d)
-        );
-      end
-
-      montu_qunit #(.Word(Word)) u_qunit (
-        .gf2m_i, .u_i(sa_q[Word-1:0]), .w_i, .t_o(t_d)
-      );
-
-      // (v, z_{s-1}) = ca + cb + v
-      assign zl_sum = gf2m_i ? {1'b0, cal_q ^ sb_q[2*Word-1:Word]}
-                             : ({1'b0, cal_q} + {1'b0, sb_q[2*Word-1:Word]}
-                                + {{Word{1'b0}}, vin[p]});
-
-      // z_j of the pair's current row
-      assign zout[p] = st_q[S+StO].last ? zlast_q : sb_q[Word-1:0];
-      assign vout[p] = v_q;
-
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          sa_q    <= '0;
-          sb_q    <= '0;
-          u1_q    <= '0;
-          t_q     <= '0;
-          cal_q   <= '0;
-          zlast_q <= '0;
-          v_q     <= 1'b0;
+          tmp_q <= '0;
+          sa_q  <= '0;
+          sb_q  <= '0;
         end else begin
-          if (start_i) v_q <= 1'b0;
+          if (act && !phase_q) tmp_q <= msum;
           if (adv) begin
-            sa_q <= sa_d;
-            sb_q <= sb_d;
-            u1_q <= sa_q[Word-1:0];
-            if (st_q[S+StQ].v && st_q[S+StQ].first) t_q   <= t_d;
-            if (st_q[S+StCa].v && st_q[S+StCa].last)  cal_q <= sa_q[2*Word-1:Word];
-            if (st_q[S+StF].v && st_q[S+StF].last) begin
-              zlast_q <= zl_sum[Word-1:0];
-              v_q     <= zl_sum[Word];
-            end
+            sa_q <= tmp_q;
+            sb_q <= msum;
           end
         end
       end
-
+      assign ua  = sa_q[Word-1:0];
+      assign caa = sa_q[2*Word-1:Word];
+      assign ub  = sb_q[Word-1:0];
+      assign cab = sb_q[2*Word-1:Word];
+    end else begin : g_two_lanes
+      // Lines 9 and 10 of Alg. 2 on two lanes at once.
+      montu_mac_lane #(.Word(Word), .Pipelined(Pipelined)) u_lane_a (
+        .clk_i, .gf2m_i, .first_i(st_q[S+StA].first),
+        .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .u_o(ua), .ca_o(caa)
+      );
+      montu_mac_lane #(.Word(Word), .Pipelined(Pipelined)) u_lane_b (
+        .clk_i, .gf2m_i, .first_i(st_q[S+StB].first),
+        .a_i(t_row), .b_i(nop[p]), .c_i(ub_in), .u_o(ub), .ca_o(cab)
+      );
     end
 
+    montu_qunit_lane #(.Word(Word), .Pipelined(Pipelined)) u_qunit (
+      .clk_i, .gf2m_i,
+      .load_i(pair_en & st_q[S+StQ].v & st_q[S+StQ].first),
+      .u_i(ua), .w_i, .t_o(t_row)
+    );
+    montu_stage_reg #(.T(logic [Word-1:0]), .Stages(StB - StQ), .Reset(1'b0)) u_u_wait (
+      .clk_i, .rst_ni, .en_i(pair_en), .d_i(ua), .q_o(ub_in)
+    );
+    montu_stage_reg #(.T(logic [Word-1:0]), .Stages(ZWait), .Reset(1'b0)) u_z_wait (
+      .clk_i, .rst_ni, .en_i(pair_en), .d_i(ub), .q_o(ub_z)
+    );
+
+    // (v, z_{s-1}) = ca + cb + v
+    assign zl_sum = gf2m_i ? {1'b0, cal_q ^ cab}
+                           : ({1'b0, cal_q} + {1'b0, cab} + {{Word{1'b0}}, vin[p]});
+
+    always_ff @(posedge clk_i) begin
+      if (pair_en && st_q[S+StCa].v && st_q[S+StCa].last) cal_q <= caa;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        zlast_q <= '0;
+        v_q     <= 1'b0;
+      end else if (start_i) begin
+        v_q <= 1'b0;
+      end else if (pair_en && st_q[S+StF].v && st_q[S+StF].last) begin
+        zlast_q <= zl_sum[Word-1:0];
+        v_q     <= zl_sum[Word];
+      end
+    end
+
+    // z_j of the pair's current row
+    assign zout[p] = st_q[S+StO].last ? zlast_q : ub_z;
+    assign vout[p] = v_q;
+
     // Operands: pair 0 reads y_j, n_j and (through T or forwarding) the last pair's z_j;
-    // pair p > 0 takes them from delay lines and z_j from pair p-1.
+    // pair p > 0 takes y_j, n_j Lag beats after pair p-1 and z_j from pair p-1.
     if (p == 0) begin : g_head
       assign yop[p] = y_i;
       assign nop[p] = n_i;
@@ -312,21 +281,21 @@ module montu_mont #(
                       (Cw'(s_i) <= Cw'(MinP))     ? zlast :
                       (Cw'(s_i) == Cw'(MinP + 1)) ? zout_d1_q : t_rdata_i;
     end else begin : g_follow
-      logic [Word-1:0] yd_q [1:Lag];   // y_j delayed from lane a of pair p-1
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          for (int unsigned k = 1; k <= Lag; k++) yd_q[k] <= '0;
-        end else if (adv) begin
-          yd_q[1] <= yop[p-1];
-          for (int unsigned k = 2; k <= Lag; k++) yd_q[k] <= yd_q[k-1];
-        end
-      end
-      assign yop[p] = yd_q[Lag];
-      assign nop[p] = nd_q[S];
+      montu_stage_reg #(.T(logic [Word-1:0]), .Stages(Lag)) u_y_lag (
+        .clk_i, .rst_ni, .en_i(adv), .d_i(yop[p-1]), .q_o(yop[p])
+      );
+      montu_stage_reg #(.T(logic [Word-1:0]), .Stages(Lag)) u_n_lag (
+        .clk_i, .rst_ni, .en_i(adv), .d_i(nop[p-1]), .q_o(nop[p])
+      );
       assign vin[p] = vout[p-1];
       assign zin[p] = zout[p-1];
     end
   end
+
+  // n_j of the last pair's row, from its lane b to its output stage (the borrow of Z - N)
+  montu_stage_reg #(.T(logic [Word-1:0]), .Stages(StO - StB)) u_n_out (
+    .clk_i, .rst_ni, .en_i(adv), .d_i(nop[NumPairs-1]), .q_o(n_out)
+  );
 
   // x of each pair's row, and its read address on port a
   if (Lanes == 4) begin : g_x_two_rows
@@ -372,57 +341,34 @@ module montu_mont #(
   // ---------------------------------------------------------------------------------------
   logic          bor_q;          // borrow of Z - N over the words so far
   logic [Word:0] zdiff;
-  assign zdiff = {1'b0, zlast} - {1'b0, nd_q[NdLen]}
+  assign zdiff = {1'b0, zlast} - {1'b0, n_out}
                - {{Word{1'b0}}, (st_q[NumStages].first ? 1'b0 : bor_q)};
 
   logic          fp_on_q, fv1_q, ffirst1_q, flast1_q, fb_q, sel;
   logic [Jw-1:0] fj_q, fj1_q;
   logic [Word:0] fdiff;
   logic          fin_start;
-  // the stage that writes rd: the read data (FinStages = 1) or its registered copy
-  logic            fw_v, fw_first, fw_last;
-  logic [Jw-1:0]   fw_j;
-  logic [Word-1:0] fw_z, fw_n;
-
-  if (FinStages == 2) begin : g_fin_reg
-    logic            fv2_q, ffirst2_q, flast2_q;
-    logic [Jw-1:0]   fj2_q;
-    logic [Word-1:0] fz2_q, fn2_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        fv2_q     <= 1'b0;
-        ffirst2_q <= 1'b0;
-        flast2_q  <= 1'b0;
-        fj2_q     <= '0;
-      end else if (adv) begin
-        fv2_q     <= fv1_q;
-        ffirst2_q <= ffirst1_q;
-        flast2_q  <= flast1_q;
-        fj2_q     <= fj1_q;
-      end
-    end
-    always_ff @(posedge clk_i) begin
-      fz2_q <= t_rdata_i;
-      fn2_q <= n_i;
-    end
-    assign fw_v     = fv2_q;
-    assign fw_first = ffirst2_q;
-    assign fw_last  = flast2_q;
-    assign fw_j     = fj2_q;
-    assign fw_z     = fz2_q;
-    assign fw_n     = fn2_q;
-  end else begin : g_fin_direct
-    assign fw_v     = fv1_q;
-    assign fw_first = ffirst1_q;
-    assign fw_last  = flast1_q;
-    assign fw_j     = fj1_q;
-    assign fw_z     = t_rdata_i;
-    assign fw_n     = n_i;
-  end
+  // The stage that writes rd: the read data (FinStages = 1) or its registered copy.
+  typedef struct packed {
+    logic          v, first, last;
+    logic [Jw-1:0] j;
+  } fin_ctl_t;
+  typedef struct packed {
+    logic [Word-1:0] z, n;
+  } fin_word_t;
+  fin_ctl_t  fw_ctl;
+  fin_word_t fw_word;
+  montu_stage_reg #(.T(fin_ctl_t), .Stages(FinStages - 1)) u_fin_ctl_reg (
+    .clk_i, .rst_ni, .en_i(adv),
+    .d_i('{v: fv1_q, first: ffirst1_q, last: flast1_q, j: fj1_q}), .q_o(fw_ctl)
+  );
+  montu_stage_reg #(.T(fin_word_t), .Stages(FinStages - 1), .Reset(1'b0)) u_fin_word_reg (
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i('{z: t_rdata_i, n: n_i}), .q_o(fw_word)
+  );
 
   assign fin_start = st_q[NumStages].v & st_q[NumStages].last & st_q[NumStages].ilast;
   assign sel   = ~gf2m_i & (vout[NumPairs-1] | ~bor_q);
-  assign fdiff = {1'b0, fw_z} - {1'b0, fw_n} - {{Word{1'b0}}, (fw_first ? 1'b0 : fb_q)};
+  assign fdiff = {1'b0, fw_word.z} - {1'b0, fw_word.n} - {{Word{1'b0}}, (fw_ctl.first ? 1'b0 : fb_q)};
 
   // ---------------------------------------------------------------------------------------
   // Sequential logic
@@ -482,16 +428,13 @@ module montu_mont #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned k = 1; k <= NdLen; k++) nd_q[k] <= '0;
       zout_d1_q <= '0;
       bor_q     <= 1'b0;
       fb_q      <= 1'b0;
     end else if (adv) begin
-      nd_q[1] <= n_i;
-      for (int unsigned k = 2; k <= NdLen; k++) nd_q[k] <= nd_q[k-1];
       zout_d1_q <= zlast;
       if (st_q[NumStages].v) bor_q <= zdiff[Word];
-      if (fw_v)              fb_q  <= fdiff[Word];
+      if (fw_ctl.v)           fb_q  <= fdiff[Word];
     end
   end
 
@@ -507,8 +450,8 @@ module montu_mont #(
   assign t_waddr_o = Ta'(st_q[NumStages].j);
   assign t_wdata_o = zlast;
 
-  assign rf_we_o    = adv & fw_v;
-  assign rf_idx_o   = fw_j;
-  assign rf_wdata_o = sel ? fdiff[Word-1:0] : fw_z;
-  assign done_o     = adv & fw_v & fw_last;
+  assign rf_we_o    = adv & fw_ctl.v;
+  assign rf_idx_o   = fw_ctl.j;
+  assign rf_wdata_o = sel ? fdiff[Word-1:0] : fw_word.z;
+  assign done_o     = adv & fw_ctl.v & fw_ctl.last;
 endmodule

@@ -6,13 +6,16 @@
 //         (MULT18X18D); u waits a cycle (w is held)
 //   c+1   rows: u * (chunk k of w) mod 2^(Word - 16k) (GF(2^m): the carry-less rows
 //         u * (chunk k of w) mod x^Word, from the delayed u)
-//   c+2   t = the sum of the rows, row k shifted up by 16k, mod 2^Word
+//   c+2   t = the sum of the rows, row k shifted up by 16k, mod 2^Word, registered when u was
+//         marked by load_i (montu_mont: u_0 of a row, so t_o holds t_i for the row; tie it to
+//         1'b1 for a new product every cycle)
 // t_o is valid in cycle c+3. No reset: every value is written before it is read.
 module montu_qunit_pipe #(
   parameter int unsigned Word = 64
 ) (
   input  logic            clk_i,
   input  logic            gf2m_i,   // held for the whole command
+  input  logic            load_i,   // t_o takes u_i * w_i three cycles later
   input  logic [Word-1:0] u_i,      // a register output
   input  logic [Word-1:0] w_i,      // held for the whole command
   output logic [Word-1:0] t_o
@@ -34,6 +37,7 @@ module montu_qunit_pipe #(
   logic [Word-1:0] u1_q;
   logic [Word-1:0] row_q [N];
   logic [Word-1:0] t_d, t_q;
+  logic            load1_q, load2_q;   // load_i one and two cycles later
 
   always_ff @(posedge clk_i) begin
     for (int unsigned k = 0; k < N; k++) begin
@@ -42,7 +46,9 @@ module montu_qunit_pipe #(
         else           prod_q[k][l] <= '0;
       end
     end
-    u1_q <= u_i;
+    u1_q    <= u_i;
+    load1_q <= load_i;
+    load2_q <= load1_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -66,7 +72,7 @@ module montu_qunit_pipe #(
   end
 
   always_ff @(posedge clk_i) begin
-    t_q <= t_d;
+    if (load2_q) t_q <= t_d;
   end
 
   assign t_o = t_q;

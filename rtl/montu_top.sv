@@ -1,5 +1,10 @@
 // Montu: dual-field public-key coprocessor (bie2021 "reconfigurable modular unit").
 //
+// Length: about 750 lines. This module is the unit's decoder, its control FSM and the multiplexers
+// in front of the register file and the scratch memory; the engines, the memories and the Hensel
+// unit are modules of their own. The decode, the FSM and the multiplexers read the same decoded
+// instruction and architectural state, so they stay together.
+//
 // Command/response interface: one command (32-bit instruction + one data word) is accepted at
 // the clock edge where cmd_valid_i && cmd_ready_o; exactly one response {err, flags, data,
 // cycles} follows, rsp_valid_o rising N clock edges later (N = the cycle formula of
@@ -8,8 +13,8 @@
 // Datapath: a word-addressed register file (NumRegs x MaxWords words of Word bits, 3 read
 // ports + 1 write port, block RAM), a scratch memory T, the Montgomery engine (montu_mont: two
 // MAC lanes + q unit), the word-serial engine (montu_wordop), the inversion engine (montu_inv,
-// MINV) and a bit-serial Hensel unit that computes the Montgomery constant w = -N^-1 mod 2^Word
-// (N^-1 mod x^Word in GF(2^m)).
+// MINV) and a bit-serial Hensel unit (montu_hensel) that computes the Montgomery constant
+// w = -N^-1 mod 2^Word (N^-1 mod x^Word in GF(2^m)).
 module montu_top
   import montu_pkg::*;
 #(
@@ -43,7 +48,6 @@ module montu_top
   localparam int unsigned TDepth    = MaxWords + 2;
   localparam int unsigned Ta        = $clog2(TDepth);
   localparam int unsigned WordsPerK = 64 / Word;   // data words per 64-bit length unit
-  localparam int unsigned Hw        = $clog2(Word);
 
   // ---------------------------------------------------------------------------------------
   // Elaboration-time parameter checks
@@ -88,8 +92,6 @@ module montu_top
   logic [4:0]        win_d, win_q;          // X: the window register (SHLX loads, MMX indexes)
   logic [4:0]        mreg_d, mreg_q;        // modulus register number
   logic [Word-1:0]   w_d, w_q;              // Montgomery constant
-  logic [Word-1:0]   hn0_d, hn0_q, hr_d, hr_q, hw_d, hw_q;   // Hensel unit
-  logic [Hw-1:0]     hcnt_d, hcnt_q;
   logic [Aw:0]       wipe_d, wipe_q;
   logic [31:0]       cyc_d, cyc_q;
   logic [63:0]       cycle_count_q;
@@ -480,18 +482,21 @@ module montu_top
   );
 
   // ---------------------------------------------------------------------------------------
-  // Hensel lifting, one bit of w per cycle: keep r = (n0 * w + 1) / 2^k; bit k of w is r[0],
-  // then r <- (r + w_k * n0) / 2 (GF(2^m): r <- (r xor w_k * n0) / x). After Word steps
-  // n0 * w = -1 mod 2^Word (GF(2^m): n0 * w = 1 mod x^Word).
+  // SETMOD's Hensel unit: w = -N^-1 mod 2^Word (GF(2^m): N^-1 mod x^Word) from word 0 of ra,
+  // loaded in StSmChk straight from the register file's read; w_o is ready Word cycles later.
   // ---------------------------------------------------------------------------------------
-  logic          hbit;
-  logic [Word:0] hsum;
-  assign hbit = hr_q[0];
-  assign hsum = gf2m_q ? {1'b0, hr_q ^ (hbit ? hn0_q : '0)}
-                       : ({1'b0, hr_q} + {1'b0, (hbit ? hn0_q : {Word{1'b0}})});
-  // hsum[0] is 0 by construction (r[0] = 1 exactly when n0, which is odd, is added)
-  logic unused_hsum0;
-  assign unused_hsum0 = hsum[0];
+  logic            hen_start, hen_busy;
+  logic [Word-1:0] hen_w;
+  assign hen_start = (state_q == StSmChk) && ra_odd;
+  montu_hensel #(.Word(Word)) u_hensel (
+    .clk_i, .rst_ni,
+    .start_i(hen_start),
+    .gf2m_i (gf2m_q),
+    .n_i    (rdata_a),
+    .neg_i  (1'b1),
+    .busy_o (hen_busy),
+    .w_o    (hen_w)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Control FSM
@@ -518,10 +523,6 @@ module montu_top
     win_d       = win_q;
     mreg_d      = mreg_q;
     w_d         = w_q;
-    hn0_d       = hn0_q;
-    hr_d        = hr_q;
-    hw_d        = hw_q;
-    hcnt_d      = hcnt_q;
     wipe_d      = wipe_q;
     cyc_d       = cyc_q + 32'd1;
     rsp_valid_d = rsp_valid_q;
@@ -593,20 +594,13 @@ module montu_top
           fin     = 1'b1;
           fin_err = ErrEvenModulus;
         end else begin
-          hn0_d   = rdata_a;
-          hr_d    = {{(Word-1){1'b0}}, 1'b1};
-          hw_d    = '0;
-          hcnt_d  = '0;
-          state_d = StSmHen;
+          state_d = StSmHen;   // u_hensel loads word 0 of ra (hen_start)
         end
       end
 
-      StSmHen: begin
-        hr_d   = hsum[Word:1];
-        hw_d   = {hbit, hw_q[Word-1:1]};
-        hcnt_d = hcnt_q + Hw'(1);
-        if (hcnt_q == Hw'(Word - 1)) begin
-          w_d      = hw_d;
+      StSmHen: begin   // Word cycles after StSmChk
+        if (!hen_busy) begin
+          w_d      = hen_w;
           mreg_d   = ra;
           mvalid_d = 1'b1;
           fin      = 1'b1;
@@ -691,10 +685,6 @@ module montu_top
       win_q         <= '0;
       mreg_q        <= '0;
       w_q           <= '0;
-      hn0_q         <= '0;
-      hr_q          <= '0;
-      hw_q          <= '0;
-      hcnt_q        <= '0;
       wipe_q        <= '0;
       cyc_q         <= '0;
       cycle_count_q <= '0;
@@ -718,10 +708,6 @@ module montu_top
       win_q         <= win_d;
       mreg_q        <= mreg_d;
       w_q           <= w_d;
-      hn0_q         <= hn0_d;
-      hr_q          <= hr_d;
-      hw_q          <= hw_d;
-      hcnt_q        <= hcnt_d;
       wipe_q        <= wipe_d;
       cyc_q         <= cyc_d;
       cycle_count_q <= cycle_count_q + 64'd1;

@@ -182,26 +182,18 @@ module montu_wordop
 
   assign ab_d = '{ctl: ctl_a_q, a: a_i, b: b_i, n: n_i};
 
-  if (Pipelined) begin : g_stage_regs
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        ab_q <= '0;
-        bc_q <= '0;
-        cd_q <= '0;
-        dw_q <= '0;
-      end else begin
-        ab_q <= ab_d;
-        bc_q <= bc_d;
-        cd_q <= cd_d;
-        dw_q <= dw_d;
-      end
-    end
-  end else begin : g_stage_wires
-    assign ab_q = ab_d;
-    assign bc_q = bc_d;
-    assign cd_q = cd_d;
-    assign dw_q = dw_d;
-  end
+  montu_stage_reg #(.T(ab_t), .Stages(int'(Pipelined))) u_ab_reg (
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i(ab_d), .q_o(ab_q)
+  );
+  montu_stage_reg #(.T(bc_t), .Stages(int'(Pipelined))) u_bc_reg (
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i(bc_d), .q_o(bc_q)
+  );
+  montu_stage_reg #(.T(cd_t), .Stages(int'(Pipelined))) u_cd_reg (
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i(cd_d), .q_o(cd_q)
+  );
+  montu_stage_reg #(.T(dw_t), .Stages(int'(Pipelined))) u_dw_reg (
+    .clk_i, .rst_ni, .en_i(1'b1), .d_i(dw_d), .q_o(dw_q)
+  );
 
   // {carry out, x + y + c}: the carry enters as an extra low bit (1 + c carries c into bit 0),
   // so synthesis sees a two-operand add, one carry chain
