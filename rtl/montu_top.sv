@@ -724,8 +724,6 @@ module montu_top
   // Outputs
   // ---------------------------------------------------------------------------------------
   assign cmd_ready_o   = (state_q == StIdle);
-  assign rsp_valid_o   = rsp_valid_q;
-  assign rsp_data_o    = rsp_data_q;
   assign rsp_err_o     = rsp_err_q;
   assign rsp_flags_o   = rsp_flags_q;
   assign rsp_cycles_o  = rsp_cycles_q;
@@ -733,4 +731,51 @@ module montu_top
   assign busy_o        = (state_q != StIdle) && (state_q != StResp);
   assign err_o         = err_q;
   assign cycle_count_o = cycle_count_q;
+
+  // ---------------------------------------------------------------------------------------
+  // Assertions (simulation only): montu_top_assert states the rules
+  // ---------------------------------------------------------------------------------------
+  logic [3:0] rf_we_by_engine;   // who asks for the register file's write port: host, engines
+  assign rf_we_by_engine = {dec_ok && dec_q.is_wmmi, mm_rf_we, inv_res_valid, wo_we};
+
+`ifdef MONTU_ASSERT_SELFTEST
+  // Deliberately broken behaviour, one rule per plusarg, to show each assertion can fire.
+  logic break_one_response, break_rsp_stable, break_rf_exclusive, rsp_taken_q;
+  initial begin
+    break_one_response = $test$plusargs("montu_break_one_response");
+    break_rsp_stable   = $test$plusargs("montu_break_rsp_stable");
+    break_rf_exclusive = $test$plusargs("montu_break_rf_exclusive");
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rsp_taken_q <= 1'b0;
+    else         rsp_taken_q <= rsp_valid_o && rsp_ready_i;
+  end
+  assign rsp_valid_o = rsp_valid_q || (break_one_response && rsp_taken_q);   // a second response
+  assign rsp_data_o  = rsp_data_q ^ Word'(break_rsp_stable && cycle_count_q[0]);  // flickers
+  logic [3:0] rf_we_checked;
+  assign rf_we_checked = rf_we_by_engine |
+                         {3'b000, break_rf_exclusive && dec_ok && dec_q.is_wmmi}; // two writers
+`else
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_data_o  = rsp_data_q;
+  logic [3:0] rf_we_checked;
+  assign rf_we_checked = rf_we_by_engine;
+`endif
+
+  montu_top_assert #(
+    .Word   (Word),
+    .Engines(4)
+  ) u_assert (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i (cmd_valid_i),
+    .cmd_ready_i (cmd_ready_o),
+    .rsp_valid_i (rsp_valid_o),
+    .rsp_ready_i (rsp_ready_i),
+    .rsp_data_i  (rsp_data_o),
+    .rsp_err_i   (rsp_err_o),
+    .rsp_flags_i (rsp_flags_o),
+    .rsp_cycles_i(rsp_cycles_o),
+    .rf_we_i     (rf_we_checked)
+  );
 endmodule

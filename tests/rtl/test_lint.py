@@ -12,7 +12,7 @@ from verilator_env import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl"
-SOURCES = ["montu_lint.vlt", "montu_pkg.sv", "montu_lane_pkg.sv", "montu_stage_reg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv",
+SOURCES = ["montu_lint.vlt", "montu_pkg.sv", "montu_top_assert.sv", "montu_lane_pkg.sv", "montu_stage_reg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv",
            "montu_mac.sv", "montu_qunit.sv", "montu_mac_pipe.sv", "montu_qunit_pipe.sv",
            "montu_mac_lane.sv", "montu_qunit_lane.sv",
            "montu_mont.sv", "montu_wordop.sv",

@@ -23,7 +23,7 @@ from verilator_env import missing_tool, set_make_flags, verilator_on_path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RTL = ROOT / "rtl"
-SOURCES = ["montu_pkg.sv", "montu_lane_pkg.sv", "montu_stage_reg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv", "montu_mac.sv",
+SOURCES = ["montu_pkg.sv", "montu_top_assert.sv", "montu_lane_pkg.sv", "montu_stage_reg.sv", "montu_ram_1r1w.sv", "montu_regfile.sv", "montu_mac.sv",
            "montu_qunit.sv", "montu_mac_pipe.sv", "montu_qunit_pipe.sv", "montu_mac_lane.sv", "montu_qunit_lane.sv", "montu_mont.sv", "montu_wordop.sv", "montu_inv_ram.sv", "montu_hensel.sv",
            "montu_inv_lanes_single.sv", "montu_inv_lanes_pipe.sv", "montu_inv_lanes.sv", "montu_inv.sv",
            "montu_top.sv"]
@@ -66,7 +66,7 @@ def test_montu_rtl(name: str) -> None:
         hdl_toplevel="montu_top",
         parameters=cfg,
         build_dir=build_dir,
-        build_args=["--x-assign", "fast", "--x-initial", "unique"],
+        build_args=["--assert", "--x-assign", "fast", "--x-initial", "unique"],
         always=False,
     )
     env = {"MONTU_CFG": json.dumps(cfg), "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(HERE)]),

@@ -98,7 +98,7 @@ def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
     top = config.top
     return "\n".join([
         f"# {config.name}: written by montu.synth.flow; run from the repository root",
-        f"read_slang --threads 1 {generics} --top {top} {' '.join(sources)}",
+        f"read_slang --threads 1 -DSYNTHESIS {generics} --top {top} {' '.join(sources)}",
         f"hierarchy -check -top {top}",
         f"synth_ecp5 -top {top} -json {workdir}/{TOP}.json",
         f"tee -q -o {workdir}/stat.json stat -json",
