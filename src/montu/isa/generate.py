@@ -1,4 +1,4 @@
-"""Generate rtl/montu_pkg.sv and docs/isa.md from instructions.yaml.
+"""Generate hw/ip/montu/rtl/montu_pkg.sv and docs/isa.md from instructions.yaml.
 
     python3 -m montu.isa.generate          # rewrite both files
     python3 -m montu.isa.generate --check  # exit 1 if either file is out of date
@@ -17,7 +17,7 @@ from montu.isa.table import InstructionSet, load
 from montu.paths import repo_root
 
 REPO = repo_root()
-PKG_PATH = REPO / "rtl" / "montu_pkg.sv"
+PKG_PATH = REPO / "hw" / "ip" / "montu" / "rtl" / "montu_pkg.sv"
 DOC_PATH = REPO / "docs" / "isa.md"
 
 
@@ -179,7 +179,7 @@ def render_doc(isa: InstructionSet) -> str:
         out.append(f"| `{ins.name}` | 0x{ins.opcode:02x} | {operands} | {cycles} | {errors} | {ins.doc} |")
     out += ["", "Every command finishes within its worst case: the formula itself, or for MINV the formula",
             "with its pass counts at their bounds (`Instruction.worst_case_cycles` in",
-            "`montu.isa.table`; the random-stream tests in `tests/rtl` check every response against it).",
+            "`montu.isa.table`; the random-stream tests in `tests/hw` check every response against it).",
             "", "## Error codes", "", "| code | name | meaning |", "|---|---|---|"]
     for err in isa.errors:
         out.append(f"| {err.code} | `{err.name}` | {err.doc} |")

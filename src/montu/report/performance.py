@@ -776,11 +776,13 @@ def generate(results_dir: Path | None = None, output: Path | None = None) -> Pat
     if not results_dir.is_dir():
         raise MontuError(f"no results directory {results_dir}")
     results = load_results(results_dir)
-    rtl_now = None
-    if (root / "rtl").is_dir():
-        from montu.synth.results import rtl_digest
+    from montu import hw
+    from montu.synth.results import rtl_digest
 
-        rtl_now = rtl_digest(root)
+    try:
+        rtl_now: str | None = rtl_digest()
+    except hw.CoreError:        # no hardware tree (an installed package without the checkout)
+        rtl_now = None
     img = output.parent / "img"
     text = render(results, img, "img", rtl_now)
     output.parent.mkdir(parents=True, exist_ok=True)

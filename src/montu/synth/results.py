@@ -28,11 +28,14 @@ FLOW = {
 }
 
 
-def rtl_digest(root: Path | None = None) -> str:
-    """A short hash of rtl/*.sv, so a result names the RTL it was measured on."""
-    root = root or repo_root()
+def rtl_digest(files: list[Path] | None = None) -> str:
+    """A short hash of the unit's RTL (the sources of the core montu:ip:montu and its
+    dependencies, by name and content), so a result names the RTL it was measured on."""
+    from montu import hw
+
+    files = files if files is not None else hw.sources(hw.UNIT_CORE)
     h = hashlib.sha256()
-    for path in sorted((root / "rtl").glob("*.sv")):
+    for path in sorted(files, key=lambda p: p.name):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:12]
 

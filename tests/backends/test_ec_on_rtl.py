@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import reference as ref
+from ec import reference as ref   # tests/ec/reference.py (tests/ is on sys.path: tests/conftest.py)
 from montu import Unit
 from montu.ec import EcPrivateKey, get_curve, points
 

@@ -1,4 +1,4 @@
-"""cocotb benches of the inversion engine rtl/montu_inv.sv (run by tests/rtl/test_inv_cocotb.py).
+"""cocotb benches of the inversion engine montu_inv (run by tests/hw/test_inv_cocotb.py).
 
 Every inversion is checked three ways: the result against pow(y, -1, x) (GF(p)) or
 clmul(d, y) mod x = 1 with deg d < deg x (GF(2^m)); the result and the pass counts against the

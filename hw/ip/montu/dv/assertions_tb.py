@@ -1,4 +1,4 @@
-"""cocotb bench of montu_top's assertions (rtl/montu_top_assert.sv), for test_assertions.py.
+"""cocotb bench of montu_top's assertions (montu_top_assert.sv), for tests/hw/test_assertions.py.
 
 A few commands with back-pressure on the response port: SETMMI, WMMI, RMMI, NOP. In a normal build
 no assertion may fire; in a MONTU_ASSERT_SELFTEST build, the plusarg given breaks one rule and the

@@ -1,6 +1,6 @@
 """The simulator's STARTMMI and MINV agree with the #2 golden models of bie2021 (Alg. 2, Alg. 3).
 
-The RTL is checked against the simulator command by command (tests/rtl), so this closes the
+The RTL is checked against the simulator command by command (tests/hw), so this closes the
 triangle golden model — simulator — RTL.
 """
 

@@ -1,4 +1,4 @@
-"""cocotb benches of the word-serial engine rtl/montu_wordop.sv (run by test_wordop_cocotb.py).
+"""cocotb benches of the word-serial engine montu_wordop (run by tests/hw/test_wordop_cocotb.py).
 
 The engine is driven through its own ports, as montu_top drives it: a one-cycle start_i with
 op_i, gf2m_i, s_i (W), cond_i (CSWAP: flag imm[1:0]) and shamt_i, ca_i, cb_i (imm[2:0], imm[3:0],

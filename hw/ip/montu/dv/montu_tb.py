@@ -1,4 +1,4 @@
-"""cocotb benches of montu_top (run by tests/rtl/test_montu_cocotb.py, not directly).
+"""cocotb benches of montu_top (run by tests/hw/test_montu_cocotb.py, not directly).
 
 Every command is checked three ways: against plain Python formulas for its result, against the
 cycle formula of instructions.yaml, and (response by response: err, flags, data, cycles) against

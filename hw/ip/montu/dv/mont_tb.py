@@ -1,4 +1,4 @@
-"""cocotb benches of the Montgomery engine rtl/montu_mont.sv (run by tests/rtl/test_mont_cocotb.py).
+"""cocotb benches of the Montgomery engine montu_mont (run by tests/hw/test_mont_cocotb.py).
 
 The engine is driven through its own ports, as montu_top drives it for STARTMMI: a one-cycle
 start_i with s_i (W), gf2m_i and the Montgomery constant w_i held, and the bench in the place of
