@@ -112,10 +112,12 @@ module montu_top
   assign imm = insn_q[SlotImmMsb:SlotImmLsb];
 
   // ---------------------------------------------------------------------------------------
-  // Decode: validity, register fields used, errors in precedence order. Everything that depends
-  // on the instruction alone is decoded from insn_d and registered with insn_q (dec_q), so the
-  // controls of the memories and engines start at flip-flops; only the modulus check reads
-  // mvalid_q.
+  // Decode: validity, register fields used, errors in precedence order. Which register fields an
+  // instruction uses, whether it needs the modulus and how its imm is checked come from op_attr()
+  // and the imm rule functions of montu_pkg (generated from instructions.yaml); only the routing
+  // (which engine runs the instruction) is decided here. Everything that depends on the
+  // instruction alone is decoded from insn_d and registered with insn_q (dec_q), so the controls
+  // of the memories and engines start at flip-flops; only the modulus check reads mvalid_q.
   // ---------------------------------------------------------------------------------------
   typedef struct packed {
     logic       modular;     // needs the modulus (SETMOD)
@@ -133,46 +135,19 @@ module montu_top
 
   function automatic dec_t decode(logic [7:0] d_op, logic [4:0] d_rd, logic [4:0] d_ra,
                                   logic [4:0] d_rb, logic [7:0] d_imm);
-    logic       op_valid, uses_rd, uses_ra, uses_rb, bad_reg, bad_len, bad_imm, windowed;
-    logic       bad_ca, bad_cb;    // MLIN: a constant (4-bit two's complement) outside -3 .. 3
-    logic [5:0] table_end;         // MMX: rb + 2^imm, one past the last table register
+    op_attr_t   attr;
+    logic       bad_reg, bad_len, bad_imm;
+    logic [5:0] table_end;         // rb + 2^imm, one past the last table register
     dec_t       d;
-    d        = '0;
-    op_valid = 1'b1;
-    uses_rd  = 1'b0;
-    uses_ra  = 1'b0;
-    uses_rb  = 1'b0;
+    d    = '0;
+    attr = op_attr(d_op);
     unique case (d_op)
-      OpNop, OpSetmmi, OpWipe: ;
-      OpWmmi:   uses_rd = 1'b1;
-      OpRmmi, OpSetmod: uses_ra = 1'b1;
-      OpStartmmi, OpMmx: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; d.modular = 1'b1;
-      end
-      OpMinv: begin   // any modulus (rb), no SETMOD needed
-        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1;
-      end
-      OpMadd, OpMsub, OpMlin: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; d.modular = 1'b1; d.word_op = 1'b1;
-      end
-      OpMdbl: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; d.modular = 1'b1; d.word_op = 1'b1;
-      end
-      OpAdd, OpSub, OpSadd, OpSsub: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; uses_rb = 1'b1; d.word_op = 1'b1;
-      end
-      OpShl1, OpShr1, OpShlw, OpShrw, OpShlx, OpMov: begin
-        uses_rd = 1'b1; uses_ra = 1'b1; d.word_op = 1'b1;
-      end
-      OpCmp, OpCswap: begin
-        uses_ra = 1'b1; uses_rb = 1'b1; d.word_op = 1'b1;
-      end
-      OpLdz, OpLdone: begin
-        uses_rd = 1'b1; d.word_op = 1'b1;
-      end
-      default: op_valid = 1'b0;
+      OpMadd, OpMsub, OpMlin, OpMdbl, OpAdd, OpSub, OpSadd, OpSsub, OpShl1, OpShr1, OpShlw,
+      OpShrw, OpShlx, OpMov, OpCmp, OpCswap, OpLdz, OpLdone: d.word_op = 1'b1;
+      default: d.word_op = 1'b0;
     endcase
-    d.writes_rd = uses_rd && (d_op != OpCmp);
+    d.modular   = attr.needs_modulus;
+    d.writes_rd = attr.uses_rd;    // every instruction that names rd writes it
     d.is_mm     = (d_op == OpStartmmi) || (d_op == OpMmx);
     d.is_mmx    = (d_op == OpMmx);
     d.is_minv   = (d_op == OpMinv);
@@ -180,17 +155,15 @@ module montu_top
     d.is_wipe   = (d_op == OpWipe);
     d.is_rmmi   = (d_op == OpRmmi);
     d.is_setmod = (d_op == OpSetmod);
-    bad_reg   = (uses_rd && (32'(d_rd) >= NumRegs)) || (uses_ra && (32'(d_ra) >= NumRegs)) ||
-                (uses_rb && (32'(d_rb) >= NumRegs));
-    windowed  = (d_op == OpShlx) || (d_op == OpMmx);
-    bad_ca    = (d_imm[3:0] >= 4'd4) && (d_imm[3:0] <= 4'd12);   // 4 .. 7 and -8 .. -4
-    bad_cb    = (d_imm[7:4] >= 4'd4) && (d_imm[7:4] <= 4'd12);
-    bad_imm   = (windowed && ((d_imm == 8'd0) || (d_imm > 8'd5))) ||
-                ((d_op == OpMlin) && (bad_ca || bad_cb));
+    bad_reg   = (attr.uses_rd && (32'(d_rd) >= NumRegs)) ||
+                (attr.uses_ra && (32'(d_ra) >= NumRegs)) ||
+                (attr.uses_rb && (32'(d_rb) >= NumRegs));
+    bad_imm   = (attr.imm_window && !window_ok(d_imm)) ||
+                (attr.imm_small_constants && !small_constants_ok(d_imm));
     table_end = 6'(d_rb) + (6'd1 << d_imm[2:0]);
-    if ((d_op == OpMmx) && !bad_imm && (32'(table_end) > NumRegs)) bad_reg = 1'b1;
-    bad_len   = (d_op == OpSetmmi) && ((d_imm == 8'd0) || (32'(d_imm) * 64 > MaxBits));
-    if (!op_valid)      d.err = ErrBadOpcode;
+    if (attr.rb_table && !bad_imm && (32'(table_end) > NumRegs)) bad_reg = 1'b1;
+    bad_len   = attr.imm_length && !length_ok(d_imm, MaxBits);
+    if (!attr.known)    d.err = ErrBadOpcode;
     else if (bad_reg)   d.err = ErrBadReg;
     else if (bad_imm)   d.err = ErrBadImm;
     else if (bad_len)   d.err = ErrBadLength;
