@@ -1,11 +1,15 @@
 """cocotb bench of montu_top's assertions (montu_top_assert.sv), for tests/hw/test_assertions.py.
 
-A few commands with back-pressure on the response port: SETMMI, WMMI, RMMI, NOP. In a normal build
+A few commands with back-pressure on the response port: SETMMI, WMMI, RMMI, NOP; with
+MONTU_TRACE_OUT set, the outputs of every cycle after reset go to that file. In a normal build
 no assertion may fire; in a MONTU_ASSERT_SELFTEST build, the plusarg given breaks one rule and the
 run must stop at that rule's assertion (the pytest runner checks the log).
 """
 
 from __future__ import annotations
+
+import json
+import os
 
 import cocotb
 from cocotb.clock import Clock
@@ -34,6 +38,18 @@ async def _command(dut, insn: int, data: int = 0, hold_ready: int = 2) -> int:
     return data_out
 
 
+async def _record_outputs(dut, trace: list[list[int]]) -> None:
+    """Every cycle after reset: what a host may look at — the handshake signals always, the
+    response fields while rsp_valid (the rule montu_top_assert's OutputsKnown states), for the
+    2-state check: two runs from different random initial states must see the same."""
+    while True:
+        await RisingEdge(dut.clk_i)
+        valid = int(dut.rsp_valid_o.value)
+        fields = [int(dut.rsp_data_o.value), int(dut.rsp_err_o.value), int(dut.rsp_flags_o.value),
+                  int(dut.rsp_cycles_o.value)] if valid else []
+        trace.append([int(dut.cmd_ready_o.value), valid, *fields])
+
+
 @cocotb.test()
 async def a_short_command_stream(dut) -> None:
     cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns", impl="gpi").start())
@@ -44,6 +60,8 @@ async def a_short_command_stream(dut) -> None:
     dut.rst_ni.value = 0
     await ClockCycles(dut.clk_i, 3)
     dut.rst_ni.value = 1
+    trace: list[list[int]] = []
+    cocotb.start_soon(_record_outputs(dut, trace))
     await ClockCycles(dut.clk_i, 2)
     await _command(dut, encode("SETMMI", imm=1))
     await _command(dut, encode("WMMI", rd=1), data=0x1234)
@@ -51,3 +69,6 @@ async def a_short_command_stream(dut) -> None:
     for _ in range(4):
         await _command(dut, encode("NOP"))
     await ClockCycles(dut.clk_i, 5)
+    if os.environ.get("MONTU_TRACE_OUT"):
+        with open(os.environ["MONTU_TRACE_OUT"], "w") as out:
+            json.dump(trace, out)
