@@ -698,7 +698,6 @@ module montu_top
   // ---------------------------------------------------------------------------------------
   assign cmd_ready_o   = (state_q == StIdle);
   assign rsp_err_o     = rsp_err_q;
-  assign rsp_flags_o   = rsp_flags_q;
   assign rsp_cycles_o  = rsp_cycles_q;
   assign done_o        = rsp_valid_q;
   assign busy_o        = (state_q != StIdle) && (state_q != StResp);
@@ -713,24 +712,30 @@ module montu_top
 
 `ifdef MONTU_ASSERT_SELFTEST
   // Deliberately broken behaviour, one rule per plusarg, to show each assertion can fire.
-  logic break_one_response, break_rsp_stable, break_rf_exclusive, rsp_taken_q;
+  logic break_one_response, break_rsp_stable, break_rf_exclusive, break_known, rsp_taken_q;
+  logic [Word-1:0] never_reset_q;   // no reset: X in a 4-state simulator, random in Verilator
   initial begin
     break_one_response = $test$plusargs("montu_break_one_response");
     break_rsp_stable   = $test$plusargs("montu_break_rsp_stable");
     break_rf_exclusive = $test$plusargs("montu_break_rf_exclusive");
+    break_known        = $test$plusargs("montu_break_known_outputs");
   end
+  always_ff @(posedge clk_i) never_reset_q <= never_reset_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) rsp_taken_q <= 1'b0;
     else         rsp_taken_q <= rsp_valid_o && rsp_ready_i;
   end
   assign rsp_valid_o = rsp_valid_q || (break_one_response && rsp_taken_q);   // a second response
-  assign rsp_data_o  = rsp_data_q ^ Word'(break_rsp_stable && cycle_count_q[0]);  // flickers
+  assign rsp_data_o  = rsp_data_q ^ Word'(break_rsp_stable && cycle_count_q[0])   // flickers
+                                 ^ (break_known ? never_reset_q : '0);            // not from reset
+  assign rsp_flags_o = rsp_flags_q;
   logic [3:0] rf_we_checked;
   assign rf_we_checked = rf_we_by_engine |
                          {3'b000, break_rf_exclusive && dec_ok && dec_q.is_wmmi}; // two writers
 `else
   assign rsp_valid_o = rsp_valid_q;
   assign rsp_data_o  = rsp_data_q;
+  assign rsp_flags_o = rsp_flags_q;
   logic [3:0] rf_we_checked;
   assign rf_we_checked = rf_we_by_engine;
 `endif
