@@ -92,15 +92,26 @@ def signature_with_nonce(curve: Curve, d: int, k: int, s: int) -> tuple[int, int
     return (s * k - r * d) % curve.n, r, s
 
 
-def last_step_collision(curve: Curve, d: int, opposite: bool) -> tuple[int, int]:
+def last_step_collision(curve: Curve, d: int, opposite: bool) -> tuple[int, int] | None:
     """(u1, u2) whose joint double-and-add ends with 2·A = +G (P + P) or −G (P + (−P)) before
-    adding G: u2 = 2b, u1 = 2a + 1 with 2(a + b·d) ≡ ±1 (mod n), a < (n − 1)/2."""
+    adding G: u2 = 2b, u1 = 2a + 1 with 2(a + b·d) ≡ ±1 (mod n), a < (n − 1)/2; None when no
+    b < 64 gives one (a = ±1/2 − b·d walks in steps of d, so for d near 0 or n every small b can
+    land in the wrong half)."""
     n, target = curve.n, (-1 if opposite else 1)
     for b in range(1, 64):
         a = (target - 2 * b * d) * pow(2, -1, n) % n
         if 2 * a + 1 < n:
             return 2 * a + 1, 2 * b
-    raise AssertionError("no small b gives a collision")  # each b works with probability 1/2
+    return None
+
+
+def last_step_collision_key(curve: Curve, opposite: bool) -> tuple[int, int, int]:
+    """(d, u1, u2): a random key d with a last-step collision (d is drawn again when it has none)."""
+    while True:
+        d = 2 + secrets.randbelow(curve.n - 4)
+        found = last_step_collision(curve, d, opposite)
+        if found is not None:
+            return d, *found
 
 
 def middle_collision(curve: Curve, opposite: bool) -> tuple[int, int, int]:
@@ -145,9 +156,9 @@ def exceptional_cases(curve: Curve) -> list[tuple[str, int, tuple[int, int, int]
         ("r = n - 1, s = n - 1", d, (u, n - 1, n - 1), False),
     ]
     for opposite, verdict in ((False, True), (True, False)):
-        u1, u2 = last_step_collision(curve, d, opposite)
-        sig = signature_for(curve, d, u1, u2) if verdict else (u1 % n, u2, 1)
-        cases.append((f"last step meets {'-' if opposite else '+'}G", d, sig, verdict))
+        d_last, u1, u2 = last_step_collision_key(curve, opposite)
+        sig = signature_for(curve, d_last, u1, u2) if verdict else (u1 % n, u2, 1)
+        cases.append((f"last step meets {'-' if opposite else '+'}G", d_last, sig, verdict))
         q_scalar, u1, u2 = middle_collision(curve, opposite)
         cases.append((f"middle step meets {'-' if opposite else '+'}2G", q_scalar,
                       signature_for(curve, q_scalar, u1, u2), True))
@@ -194,8 +205,7 @@ def test_the_shamir_path_meets_the_exceptional_additions(unit: Unit, name: str,
 
     monkeypatch.setattr(prime, "double_scalar_x", recording)
     for opposite in (False, True):
-        d = 2 + secrets.randbelow(curve.n - 4)
-        u1, u2 = last_step_collision(curve, d, opposite)
+        d, u1, u2 = last_step_collision_key(curve, opposite)
         q_scalar, v1, v2 = middle_collision(curve, opposite)
         for scalar, w1, w2 in ((d, u1, u2), (q_scalar, v1, v2), (1, 3, 1), (2, 2, 1)):
             key = _public(unit, curve, scalar)
