@@ -45,6 +45,15 @@ class UnitConfig:
             raise ConfigError(problem)
         object.__setattr__(self, "pipelined", bool(self.pipelined))
 
+    @classmethod
+    def problems_of(cls, **fields: object) -> list[str]:
+        """The rules that parameters `fields` would break, without raising (for tests and tools
+        that compare these rules with the RTL's)."""
+        probe = object.__new__(cls)
+        for name, field in cls.__dataclass_fields__.items():
+            object.__setattr__(probe, name, fields.get(name, field.default))
+        return probe.problems()
+
     def problems(self) -> list[str]:
         """Every rule this configuration breaks, as messages (empty when it is valid)."""
         found = []

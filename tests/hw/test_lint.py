@@ -43,11 +43,7 @@ BROKEN = [
 @pytest.mark.parametrize("change", BROKEN, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
 def test_the_rtl_refuses_exactly_what_unit_config_refuses(change: dict[str, object]) -> None:
     fields = {"word_bits": 64, "lanes": 2, "max_bits": 4096, "num_regs": 32, "pipelined": False} | change
-    probe = object.__new__(UnitConfig)
-    for key, value in fields.items():
-        object.__setattr__(probe, key, value)
-    object.__setattr__(probe, "engine", "bie2021")
-    messages = probe.problems()
+    messages = UnitConfig.problems_of(**fields)
     assert len(messages) == 1, messages
     generics = {"Word": fields["word_bits"], "Lanes": fields["lanes"], "MaxBits": fields["max_bits"],
                 "NumRegs": fields["num_regs"], "Pipelined": int(bool(fields["pipelined"]))}

@@ -103,18 +103,16 @@ class Simulator:
     def cycles_of(self, name: str, **data_dependent: int) -> int:
         """The cycle count of instruction `name` at the current length and field (MINV also
         takes its data-dependent pass counts)."""
-        if data_dependent:
-            return self._isa.by_name[name].cycle_count(
-                k=self.k, W=self.words, Word=self.word_bits, Lanes=self.lanes,
-                NumRegs=self.num_regs, MaxWords=self.max_words, Pipelined=int(self.pipelined),
-                gf2m=self.gf2m, **data_dependent)
         key = (name, self.k, self.gf2m)
-        if key not in self._cycles_cache:
-            self._cycles_cache[key] = self._isa.by_name[name].cycle_count(
-                k=self.k, W=self.words, Word=self.word_bits, Lanes=self.lanes,
-                NumRegs=self.num_regs, MaxWords=self.max_words, Pipelined=int(self.pipelined),
-                gf2m=self.gf2m)
-        return self._cycles_cache[key]
+        if not data_dependent and key in self._cycles_cache:    # the hot path: one lookup
+            return self._cycles_cache[key]
+        cycles = self._isa.by_name[name].cycle_count(
+            engine=self.config.engine, **self.config.variables(k=self.k, gf2m=self.gf2m),
+            **data_dependent)
+        if data_dependent:
+            return cycles
+        self._cycles_cache[key] = cycles
+        return cycles
 
     def execute(self, insn: int, data: int = 0) -> Response:
         """Run one command and return the unit's response."""
