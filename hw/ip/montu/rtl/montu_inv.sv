@@ -25,7 +25,7 @@
 // in > 70,000 random runs, and an exhaustive search over all x, y < 2^9 found deg D = deg x only
 // for x = 1 (D = 1, fixed to 0) and never deg D > deg x.
 //
-// Datapath. u, v, A, B, C, D, x, y live in eight Word-wide scratch memories (montu_inv_ram,
+// Datapath. u, v, A, B, C, D, x, y live in eight Word-wide scratch memories (montu_ram_1r1w,
 // synchronous read) addressed by word; every pass reads all eight at the same word index, word 0
 // first, one word per cycle. Coefficients are two's complement: W words in memory plus ExtBits
 // extension bits per coefficient in flip-flops. This module is the controller: the load, the
@@ -56,7 +56,7 @@
 // Pipelined = 1 (the high-clock build) keeps the passes and their results and moves every
 // multiplier and wide adder into stages of their own (c counts from the address, as above):
 //   the load words are registered on the way in (every count below one cycle later);
-//   the memories' read data is registered once more (montu_inv_ram OutReg): block RAM
+//   the memories' read data is registered once more (montu_ram_1r1w OutReg): block RAM
 //   clock-to-output is slow, so it ends in flip-flops, and word j reaches S1 at c = j+2;
 //   S1 takes three cycles: S1a (c = j+2) selects and subtracts, S1b (c = j+3) computes t and
 //   the shifted u/v word and writes it, S1c (c = j+4) folds that word into the next pass's
@@ -320,13 +320,14 @@ module montu_inv #(
   logic [Aw-1:0]   mem_raddr [NumMems];
 
   for (genvar k = 0; k < NumMems; k++) begin : g_mem
-    montu_inv_ram #(
-      .Width(Word), .Depth(MaxWords), .OutReg(Pipelined), .WriteFirst(!Pipelined)
+    montu_ram_1r1w #(
+      .Width(Word), .Depth(MaxWords), .WriteFirst(!Pipelined), .OutReg(Pipelined)
     ) u_ram (
       .clk_i,
       .we_i    (we[k]),
       .waddr_i (waddr[k]),
       .wdata_i (wdata[k]),
+      .re_i    (1'b1),
       .raddr_i (mem_raddr[k]),
       .rdata_o (rdata[k])
     );

@@ -10,7 +10,7 @@
 // Ports. The word entering the lanes (in_*), in the cycle after S1 of montu_inv has formed a_j
 // and b_j; the extensions ext_a_i/ext_b_i of a, b (held from word W-1's S1 to the tail). x_j, y_j
 // are the lanes' own reads of the X and Y memories: they drive the read address from S0's word
-// address raddr_i and take the read data (the read latency of montu_inv_ram) when they need it.
+// address raddr_i and take the read data (the read latency of montu_ram_1r1w) when they need it.
 // Out comes one word of a', b' per write cycle (wr_o): word j-1 after word j has gone through,
 // then word W-1 with the new extensions (wr_last_o), together with x of the same word (for the D
 // compare) and the pass's fix / side bits. Word j-1 of a later pass and word W-1 of an earlier

@@ -1,13 +1,21 @@
 // Simple dual-port memory: one synchronous write port and one synchronous read port.
 //
 // rdata_o = mem[raddr_i] as of the clock edge where re_i was high (one cycle of latency; the
-// output holds while re_i is low). A read of the address being written in the same cycle
-// returns the old word; Montu never relies on that case. No reset: WIPE clears the contents.
+// output holds while re_i is low). No reset on the contents (the unit's WIPE clears them).
 // Written in the form Yosys maps to block RAM (DP16KD on ECP5).
+//
+// WriteFirst = 0 (default): a read of the address being written in the same cycle returns the
+// old word; callers never rely on that case. WriteFirst = 1: such a read returns the word being
+// written (transparent read, so a pass may read a word in the cycle its predecessor writes it);
+// Yosys adds that bypass (an address compare and a multiplexer) behind the block RAM.
+// OutReg = 1 adds one flip-flop stage after the read (two cycles of latency): the block RAM's
+// slow clock-to-output then ends in a register instead of starting a logic path.
 module montu_ram_1r1w #(
-  parameter int unsigned Width = 64,
-  parameter int unsigned Depth = 512,
-  localparam int unsigned Aw   = (Depth > 1) ? $clog2(Depth) : 1
+  parameter  int unsigned Width      = 64,
+  parameter  int unsigned Depth      = 512,
+  parameter  bit          WriteFirst = 1'b0,
+  parameter  bit          OutReg     = 1'b0,
+  localparam int unsigned Aw         = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  logic             clk_i,
   input  logic             we_i,
@@ -25,8 +33,13 @@ module montu_ram_1r1w #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (re_i) rdata_q <= mem_q[raddr_i];
+    if (re_i) begin
+      if (WriteFirst && we_i && (waddr_i == raddr_i)) rdata_q <= wdata_i;
+      else                                            rdata_q <= mem_q[raddr_i];
+    end
   end
 
-  assign rdata_o = rdata_q;
+  montu_stage_reg #(.T(logic [Width-1:0]), .Stages(int'(OutReg)), .Reset(1'b0)) u_out_reg (
+    .clk_i, .rst_ni(1'b1), .en_i(1'b1), .d_i(rdata_q), .q_o(rdata_o)
+  );
 endmodule
