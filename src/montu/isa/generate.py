@@ -1,4 +1,6 @@
-"""Generate hw/ip/montu/rtl/montu_pkg.sv and docs/isa.md from instructions.yaml.
+"""Generate the SV packages and docs/isa.md from the instruction tables: hw/ip/montu/rtl/montu_pkg.sv
+from instructions.yaml (the unit), hw/ip/<engine>/rtl/<engine>_pkg.sv from <engine>.yaml (the
+engines of ENGINE_TABLES), and docs/isa.md (the unit, then one section per engine).
 
     python3 -m montu.isa.generate          # rewrite both files
     python3 -m montu.isa.generate --check  # exit 1 if either file is out of date
@@ -13,12 +15,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from montu.isa.table import InstructionSet, load
+from montu.isa.table import Instruction, InstructionSet, load, load_engine
 from montu.paths import repo_root
 
 REPO = repo_root()
 PKG_PATH = REPO / "hw" / "ip" / "montu" / "rtl" / "montu_pkg.sv"
 DOC_PATH = REPO / "docs" / "isa.md"
+ENGINE_TABLES = ("yeh",)   # engines with an instruction table of their own (src/montu/isa/<name>.yaml)
+
+
+def engine_package_path(engine: str) -> Path:
+    return REPO / "hw" / "ip" / engine / "rtl" / f"{engine}_pkg.sv"
 
 
 def camel(name: str) -> str:
@@ -203,9 +210,132 @@ def _cycles_cell(isa: InstructionSet, ins) -> str:
     return "<br>".join(parts)
 
 
+def render_engine_package(engine: str, isa: InstructionSet) -> str:
+    """<engine>_pkg.sv: slots, opcodes, registers, error codes, flags and the decode checks
+    (known opcode, modulus needed, allowed registers) of an engine's table."""
+    op = isa.slots["op"]
+    reg_width = isa.slots["ra"].width
+    lines = [
+        f"// GENERATED from src/montu/isa/{isa.source} by `python3 -m montu.isa.generate`.",
+        "// Do not edit by hand: change the table and regenerate.",
+        "",
+        f"package {engine}_pkg;",
+        "",
+        "  // Instruction word slots: [msb:lsb]",
+    ]
+    for slot in isa.slots.values():
+        cname = camel(slot.name.upper())
+        lines.append(f"  localparam int unsigned Slot{cname}Msb = {slot.msb};")
+        lines.append(f"  localparam int unsigned Slot{cname}Lsb = {slot.lsb};")
+    lines += ["", "  // Opcodes"]
+    for ins in isa.instructions:
+        lines.append(f"  localparam logic [{op.width - 1}:0] Op{camel(ins.name)} = {op.width}'h{ins.opcode:02x};"
+                     f"  // {ins.name}")
+    lines += ["", "  // Registers (values of the rd/ra/rb slots)"]
+    for reg in isa.registers:
+        lines.append(f"  localparam logic [{reg_width - 1}:0] {reg_param(reg.name)} = {reg_width}'d{reg.index};"
+                     f"  // {reg.name}")
+    lines += ["", "  // Error codes (rsp_err_o)"]
+    for err in isa.errors:
+        lines.append(f"  localparam logic [3:0] Err{camel(err.name)} = 4'd{err.code};")
+    lines += ["", "  // Flag bits (rsp_flags_o)"]
+    for flag in isa.flags:
+        lines.append(f"  localparam int unsigned Flag{camel(flag.name)} = {flag.bit};")
+    lines += ["", "  // Cycles from accept to response for every command decode rejects",
+              f"  localparam int unsigned ErrorCycles = {isa.error_cycles};", "",
+              "  // Decode attributes of each opcode (from `uses` and `errors`)",
+              "  typedef struct packed {",
+              "    logic known;          // the opcode names an instruction",
+              "    logic needs_modulus;  // runs only after a valid SETMOD (E_NO_MODULUS)",
+              "  } op_attr_t;", "",
+              f"  function automatic op_attr_t op_attr(logic [{op.width - 1}:0] op);",
+              "    op_attr_t attr;",
+              "    attr = '0;",
+              "    unique case (op)"]
+    for ins in isa.instructions:
+        modulus = "1'b1" if ins.needs_modulus else "1'b0"
+        lines.append(f"      Op{camel(ins.name)}:{' ' * (8 - len(camel(ins.name)))}attr = '{{known: 1'b1, "
+                     f"needs_modulus: {modulus}}};")
+    lines += ["      default: attr = '0;", "    endcase", "    return attr;", "  endfunction", "",
+              "  // The register fields each instruction allows (`regs` and `pairs`): 0 -> E_BAD_REG",
+              f"  function automatic logic regs_ok(logic [{op.width - 1}:0] op, logic [{reg_width - 1}:0] rd,",
+              f"                                   logic [{reg_width - 1}:0] ra, logic [{reg_width - 1}:0] rb);",
+              "    logic ok;",
+              "    unique case (op)"]
+    for ins in isa.instructions:
+        terms = [_regs_condition(ins, slot) for slot, _ in ins.regs]
+        if ins.pairs:
+            terms.append("(" + (" ||\n" + " " * 21).join(
+                f"(ra == {reg_param(a)} && rb == {reg_param(b)})" for a, b in ins.pairs) + ")")
+        if terms:
+            body = " && ".join(terms)
+            lines.append(f"      Op{camel(ins.name)}:{' ' * (8 - len(camel(ins.name)))}ok = {body};")
+    lines += ["      default: ok = 1'b1;", "    endcase", "    return ok;", "  endfunction", "",
+              "endpackage", ""]
+    return "\n".join(lines)
+
+
+def _regs_condition(ins: Instruction, slot: str) -> str:
+    names = ins.allowed(slot) or ()
+    return "(" + " || ".join(f"{slot} == {reg_param(name)}" for name in names) + ")"
+
+
+def reg_param(name: str) -> str:
+    """Register N -> RegN, ONE -> RegOne (the engine packages' register parameters)."""
+    return "Reg" + name.capitalize()
+
+
+def render_engine_doc(engine: str, isa: InstructionSet) -> str:
+    """The engine's section of docs/isa.md."""
+    out = [
+        f"## Engine `{engine}`",
+        "",
+        f"From `src/montu/isa/{isa.source}`; the RTL package is `hw/ip/{engine}/rtl/{engine}_pkg.sv`.",
+        "Same command/response shell and instruction-word layout as the unit. Cycles count from the",
+        "accepting clock edge to the edge after which the response is valid; a command that decode",
+        f"rejects answers after {isa.error_cycles} cycles and changes nothing.",
+        "",
+        "| register | index | what it holds |",
+        "|---|---|---|",
+    ]
+    for reg in isa.registers:
+        out.append(f"| `{reg.name}` | {reg.index} | {reg.doc} |")
+    out += ["", "| instruction | opcode | operands | cycles | errors | what it does |", "|---|---|---|---|---|---|"]
+    for ins in isa.instructions:
+        operands = []
+        for slot in ins.uses:
+            allowed = ins.allowed(slot)
+            operands.append(f"{slot} ∈ {{{', '.join(allowed)}}}" if allowed else slot)
+        if ins.pairs:
+            operands.append("(ra, rb) ∈ " + ", ".join(f"({a}, {b})" for a, b in ins.pairs))
+        cycles = _cycles_cell(isa, ins)
+        if ins.range_error_cycles:
+            cycles += f"; E_RANGE after `{ins.range_error_cycles}`"
+        if ins.bounds:
+            cycles += " — worst case with " + ", ".join(f"{k} ≤ `{v}`" for k, v in ins.bounds)
+        errors = ", ".join(ins.errors) or "—"
+        out.append(f"| `{ins.name}` | 0x{ins.opcode:02x} | {'; '.join(operands) or '—'} | {cycles} | "
+                   f"{errors} | {ins.doc} |")
+    out += ["", "| code | name | meaning |", "|---|---|---|"]
+    for err in isa.errors:
+        out.append(f"| {err.code} | `{err.name}` | {err.doc} |")
+    out += ["", "| flag bit | name | meaning |", "|---|---|---|"]
+    for flag in isa.flags:
+        out.append(f"| {flag.bit} | `{flag.name}` | {flag.doc} |")
+    out.append("")
+    return "\n".join(out)
+
+
 def outputs() -> dict[Path, str]:
     isa = load()
-    return {PKG_PATH: render_package(isa), DOC_PATH: render_doc(isa)}
+    doc = render_doc(isa)
+    files = {PKG_PATH: render_package(isa)}
+    for engine in ENGINE_TABLES:
+        engine_isa = load_engine(engine)
+        files[engine_package_path(engine)] = render_engine_package(engine, engine_isa)
+        doc += "\n" + render_engine_doc(engine, engine_isa)
+    files[DOC_PATH] = doc
+    return files
 
 
 def main(argv: list[str] | None = None) -> int:

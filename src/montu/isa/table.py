@@ -93,6 +93,20 @@ class Instruction:
     cycles_as: str | None = None  # the instruction whose formula this one shares (`cycles: "=NAME"`)
     imm_rule: str | None = None   # how imm is checked (`imm_rules` of the table), if it is
     table: str | None = None      # the register slot that starts a 2^imm-register table (MMX)
+    # Engine tables (montu.engines): named registers instead of a register file.
+    regs: tuple[tuple[str, tuple[str, ...]], ...] = ()   # slot -> the registers allowed there
+    pairs: tuple[tuple[str, str], ...] = ()              # the allowed (ra, rb) combinations
+    range_error_cycles: str | None = None                # when E_RANGE is found after decode
+
+    def allowed(self, slot: str) -> tuple[str, ...] | None:
+        """The registers allowed in `slot` (`regs`, or the `pairs` for ra/rb), None if unlisted."""
+        for name, registers in self.regs:
+            if name == slot:
+                return registers
+        if self.pairs and slot in ("ra", "rb"):
+            index = 0 if slot == "ra" else 1
+            return tuple(dict.fromkeys(pair[index] for pair in self.pairs))
+        return None
 
     @property
     def cycles(self) -> str:
@@ -143,6 +157,15 @@ class ImmRule:
 
 
 @dataclass(frozen=True)
+class Register:
+    """A named register of an engine (the value of a register slot that selects it)."""
+
+    name: str
+    index: int
+    doc: str
+
+
+@dataclass(frozen=True)
 class InstructionSet:
     width: int
     slots: dict[str, Slot]
@@ -152,6 +175,12 @@ class InstructionSet:
     instructions: tuple[Instruction, ...]
     imm_rules: tuple[ImmRule, ...] = ()
     engines: tuple[str, ...] = (DEFAULT_ENGINE,)
+    registers: tuple[Register, ...] = ()   # engine tables: the named registers
+    source: str = TABLE_FILE               # the table file this set was read from
+
+    @functools.cached_property
+    def register_index(self) -> dict[str, int]:
+        return {r.name: r.index for r in self.registers}
 
     @functools.cached_property
     def by_name(self) -> dict[str, Instruction]:
@@ -222,7 +251,7 @@ def _timing(raw: object, where: str) -> Timing:
     return Timing((("*", cases(raw)),))
 
 
-def _parse(raw: dict) -> InstructionSet:
+def _parse(raw: dict, source: str = TABLE_FILE) -> InstructionSet:
     slots = {name: Slot(name, hi, lo) for name, (hi, lo) in raw["encoding"]["slots"].items()}
     instructions = tuple(
         Instruction(
@@ -237,6 +266,10 @@ def _parse(raw: dict) -> InstructionSet:
                        and i["cycles"].startswith("=") else None),
             imm_rule=i.get("imm_rule"),
             table=i.get("table"),
+            regs=tuple((slot, tuple(names)) for slot, names in i.get("regs", {}).items()),
+            pairs=tuple((a, b) for a, b in i.get("pairs", [])),
+            range_error_cycles=(None if i.get("range_error_cycles") is None
+                                else str(i["range_error_cycles"])),
         )
         for i in raw["instructions"]
     )
@@ -261,6 +294,8 @@ def _parse(raw: dict) -> InstructionSet:
                                 None if r.get("max") is None else int(r["max"]))
                         for r in raw.get("imm_rules", [])),
         engines=tuple(raw.get("engines", [DEFAULT_ENGINE])),
+        registers=tuple(Register(r["name"], int(r["index"]), r["doc"]) for r in raw.get("registers", [])),
+        source=source,
     )
     _check(isa)
     return isa
@@ -293,13 +328,28 @@ def _check(isa: InstructionSet) -> None:
         if ins.table is not None and (ins.table not in ins.uses or "E_BAD_REG" not in ins.errors):
             raise ValueError(f"instructions.yaml: {ins.name}'s table slot {ins.table} must be used "
                              "and E_BAD_REG listed")
+        known_registers = {r.name for r in isa.registers}
+        for slot, names in ins.regs + tuple(("ra/rb", pair) for pair in ins.pairs):
+            for name in names:
+                if name not in known_registers:
+                    raise ValueError(f"{isa.source}: {ins.name} allows unknown register {name} in {slot}")
+        if (ins.regs or ins.pairs) and "E_BAD_REG" not in ins.errors:
+            raise ValueError(f"{isa.source}: {ins.name} restricts registers, so it must list E_BAD_REG")
+        if ins.range_error_cycles is not None and "E_RANGE" not in ins.errors:
+            raise ValueError(f"{isa.source}: {ins.name} has range_error_cycles but no E_RANGE")
         for engine, _ in ins.timing.by_engine:
             if engine != "*" and engine not in isa.engines:
                 raise ValueError(f"instructions.yaml: {ins.name} has cycles for unknown engine {engine}")
 
 
 @functools.cache
-def load() -> InstructionSet:
-    """The instruction set of the Montu unit, from the packaged instructions.yaml."""
-    text = resources.files("montu.isa").joinpath(TABLE_FILE).read_text(encoding="utf-8")
-    return _parse(yaml.safe_load(text))
+def load(table: str = TABLE_FILE) -> InstructionSet:
+    """An instruction set from its packaged table: the Montu unit's (instructions.yaml, the
+    default) or an engine's (`<engine>.yaml`, e.g. yeh.yaml)."""
+    text = resources.files("montu.isa").joinpath(table).read_text(encoding="utf-8")
+    return _parse(yaml.safe_load(text), table)
+
+
+def load_engine(engine: str) -> InstructionSet:
+    """The instruction set of engine `engine` (its table `<engine>.yaml`)."""
+    return load(f"{engine}.yaml")

@@ -1,4 +1,6 @@
-"""Build the Verilated Montu unit plus its C++ harness into a shared library, once, and cache it.
+"""Build the Verilated Montu unit (or an engine's top: RtlConfig.core) plus its C++ harness into a
+shared library, once, and cache it. Every engine top has the unit's command/response ports, so the
+one harness drives them all: Verilator names the model class Vmontu_top whatever the top is.
 
 The library is keyed by everything that changes it: the contents of the unit's source files (the
 FuseSoC core montu:ip:montu and its dependencies, with its Verilator waiver file), the harness source, the unit parameters, the build options, the Verilator version and the C++
@@ -58,9 +60,18 @@ class RtlConfig:
     pipelined: bool = False   # Pipelined = 1: the high-clock build (Lanes = 2 or 4 only)
     assertions: bool = True   # compile the RTL's assertions (a failure raises RtlAssertionError)
     trace: bool = False       # compile VCD tracing support (slower eval; off by default)
+    core: str = hw.UNIT_CORE  # the FuseSoC core whose top is built (an engine's: montu:ip:<name>)
+    parameters: tuple[tuple[str, int], ...] = ()   # an engine top's -G overrides
 
     def __post_init__(self) -> None:
-        self.unit  # noqa: B018 (validates the unit parameters: one set of rules, montu.config)
+        if self.is_unit:
+            self.unit  # noqa: B018 (validates the unit parameters: one set of rules, montu.config)
+        elif self.word_bits != 64:
+            raise RtlBuildError(f"{self.core}: engine tops have 64-bit data words")
+
+    @property
+    def is_unit(self) -> bool:
+        return self.core == hw.UNIT_CORE
 
     @property
     def unit(self) -> UnitConfig:
@@ -70,8 +81,13 @@ class RtlConfig:
 
     @property
     def generics(self) -> dict[str, int]:
-        """montu_top's -G overrides; Pipelined only when set (the default build is unchanged)."""
-        return self.unit.generics
+        """The top's -G overrides: the unit's (Pipelined only when set: the default build is
+        unchanged), or the engine's `parameters`."""
+        return self.unit.generics if self.is_unit else dict(self.parameters)
+
+    @property
+    def top(self) -> str:
+        return TOP_MODULE if self.is_unit else hw.toplevel(self.core)
 
 
 def rtl_dir() -> Path:
@@ -135,12 +151,13 @@ def _verilator_version(script: Path, env: dict[str, str]) -> str:
     return version
 
 
-def rtl_snapshot() -> dict[str, bytes]:
-    """The contents of the unit's source files in compilation order (the waiver file, then the
+def rtl_snapshot(core: str = hw.UNIT_CORE) -> dict[str, bytes]:
+    """The contents of the core's source files in compilation order (the waiver file, then the
     core's sources), read once: the build compiles exactly what the cache key hashes, even while
-    someone is editing the RTL. With `$MONTU_RTL_DIR`: its *.vlt, *_pkg.sv, then other *.sv."""
+    someone is editing the RTL. With `$MONTU_RTL_DIR` (the unit only): its *.vlt, *_pkg.sv, then
+    other *.sv."""
     override = os.environ.get("MONTU_RTL_DIR")
-    if override:
+    if override and core == hw.UNIT_CORE:
         directory = rtl_dir()
         if not (directory / f"{TOP_MODULE}.sv").is_file():
             raise RtlBuildError(f"no {TOP_MODULE}.sv in {directory} (MONTU_RTL_DIR)")
@@ -150,12 +167,12 @@ def rtl_snapshot() -> dict[str, bytes]:
                             key=lambda n: (not n.endswith("_pkg.sv"), n)))
         return {name: (directory / name).read_bytes() for name in ordered}
     try:
-        files = [*hw.waivers(hw.UNIT_CORE), *hw.sources(hw.UNIT_CORE)]
+        files = [*hw.waivers(core), *hw.sources(core)]
     except hw.CoreError as exc:
         raise RtlBuildError(str(exc)) from None
     names = [f.name for f in files]
     if len(set(names)) != len(names):
-        raise RtlBuildError(f"two source files of {hw.UNIT_CORE} share a name: {sorted(names)}")
+        raise RtlBuildError(f"two source files of {core} share a name: {sorted(names)}")
     return {f.name: f.read_bytes() for f in files}
 
 
@@ -185,8 +202,8 @@ class BuildResult:
 def build(config: RtlConfig, *, jobs: int = 2, force: bool = False) -> BuildResult:
     """Path of the shared library for `config`, building it if the cache does not have it."""
     start = time.monotonic()
-    directory = rtl_dir()
-    snapshot = rtl_snapshot()
+    directory = rtl_dir() if config.is_unit else hw.core_dir(config.core) / "rtl"
+    snapshot = rtl_snapshot(config.core)
     verilator, env = find_verilator()
     cxx = env.get("CXX", "g++")
     verilator_version = _verilator_version(verilator, env)
@@ -249,7 +266,8 @@ def _run_verilator(config: RtlConfig, verilator: Path, env: dict[str, str], snap
         (sources / name).write_bytes(content)
     command = [
         str(verilator), *flags,
-        "--top-module", TOP_MODULE,
+        "--top-module", config.top,
+        "--prefix", f"V{TOP_MODULE}",   # the harness's class name, whatever the top
         "--Mdir", str(obj),
         "-o", LIBRARY_NAME,
         *[f"-G{name}={value}" for name, value in config.generics.items()],

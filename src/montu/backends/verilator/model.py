@@ -2,6 +2,7 @@
 
     model = RtlModel(word_bits=64, lanes=2, max_bits=512, num_regs=16)   # builds once, then cached
     RtlModel(lanes=2, pipelined=True)        # montu_top with Pipelined = 1 (a separate build)
+    RtlModel.engine("yeh", {"NBits": 1024})  # an engine's top (montu:ip:yeh), same ports
     model.execute(encode("SETMMI", imm=8))        -> Response(err, flags, data, cycles)
     model.execute_many([(insn, data), ...])       -> [Response, ...]   (one ctypes call)
 
@@ -20,7 +21,9 @@ from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from montu import hw
 from montu.isa import Response, decode_slots, load
+from montu.isa.table import InstructionSet, load_engine
 from montu.backends.verilator.build import BuildResult, RtlConfig, build
 from montu.backends.verilator.errors import RtlAssertionError, RtlError, RtlProtocolError, RtlTimeoutError
 
@@ -60,15 +63,16 @@ def _load_library(path: Path) -> ctypes.CDLL:
     return lib
 
 
-def describe(insn: int, data: int = 0) -> str:
-    """An instruction word in assembler form, e.g. `RMMI ra=3 (insn 0x0300c000)`."""
+def describe(insn: int, data: int = 0, isa: InstructionSet | None = None) -> str:
+    """An instruction word in assembler form, e.g. `RMMI ra=3 (insn 0x0300c000)`; `isa`: the
+    table it belongs to (default: the unit's)."""
     slots = decode_slots(insn)
-    ins = load().by_opcode.get(slots["op"])
+    ins = (isa or load()).by_opcode.get(slots["op"])
     if ins is None:
         return f"unknown opcode 0x{slots['op']:02x} (insn 0x{insn:08x})"
     fields = " ".join(f"{name}={slots[name]}" for name in ins.uses)
     text = f"{ins.name}{' ' + fields if fields else ''} (insn 0x{insn:08x}"
-    return text + (f", data 0x{data:x})" if ins.name == "WMMI" else ")")
+    return text + (f", data 0x{data:x})" if data else ")")
 
 
 class _SingleCommand:
@@ -93,9 +97,12 @@ class RtlModel:
 
     def __init__(self, word_bits: int = 64, lanes: int = 2, max_bits: int = 4096, num_regs: int = 32,
                  pipelined: bool = False, *, budget: int = DEFAULT_BUDGET, assertions: bool = True,
-                 trace: str | Path | None = None) -> None:
+                 trace: str | Path | None = None, core: str = hw.UNIT_CORE,
+                 parameters: dict[str, int] | None = None) -> None:
         self.config = RtlConfig(word_bits, lanes, max_bits, num_regs, pipelined=bool(pipelined),
-                                assertions=assertions, trace=trace is not None)
+                                assertions=assertions, trace=trace is not None, core=core,
+                                parameters=tuple(sorted((parameters or {}).items())))
+        self.isa = load() if self.config.is_unit else load_engine(core.split(":")[2])
         self.word_bits = word_bits
         self.lanes = lanes
         self.max_bits = max_bits
@@ -117,6 +124,15 @@ class RtlModel:
         self._broken: str | None = None
         self._one = _SingleCommand(handle)
         self.reset()
+
+    @classmethod
+    def engine(cls, name: str, parameters: dict[str, int] | None = None, **options) -> RtlModel:
+        """The Verilated top of engine `name` (FuseSoC core montu:ip:<name>, the unit's ports)
+        with its -G `parameters`; options: budget, assertions, trace."""
+        core = f"montu:ip:{name}"
+        if not any(known.startswith(core + ":") or known == core for known in hw.core_names()):
+            raise RtlError(f"no FuseSoC core {core} for engine {name!r}")
+        return cls(core=core, parameters=parameters, **options)
 
     # ---- the simulator's interface -------------------------------------------------------------
 
@@ -187,7 +203,7 @@ class RtlModel:
         for i in range(done_count):
             if counted[i] != rsp_cycles[i]:
                 raise RtlProtocolError(
-                    f"command {i} of {n}, {describe(*commands[i])}: rsp_cycles_o = {rsp_cycles[i]} "
+                    f"command {i} of {n}, {describe(*commands[i], isa=self.isa)}: rsp_cycles_o = {rsp_cycles[i]} "
                     f"but rsp_valid_o rose {counted[i]} posedges after the accepting posedge")
         if status != _OK:
             self._raise_status(status, commands[done_count], done_count, n)
@@ -235,7 +251,7 @@ class RtlModel:
         return {"busy": s & 1, "done": (s >> 1) & 1, "err": (s >> 4) & 0xF}
 
     def _raise_status(self, status: int, command: tuple[int, int], index: int, n: int) -> None:
-        where = f"{describe(*command)} (command {index} of {n})"
+        where = f"{describe(*command, isa=self.isa)} (command {index} of {n})"
         message = self._lib.montu_rtl_message(self._handle).decode(errors="replace")
         self._broken = where
         if status == _ACCEPT_TIMEOUT:
@@ -250,5 +266,7 @@ class RtlModel:
         raise RtlError(f"harness status {status} during {where}: {message}")
 
     def __repr__(self) -> str:
+        if not self.config.is_unit:
+            return f"RtlModel.engine({self.config.core.split(':')[2]!r}, {self.config.generics})"
         return (f"RtlModel(word_bits={self.word_bits}, lanes={self.lanes}, max_bits={self.max_bits}, "
                 f"num_regs={self.num_regs}{', pipelined=True' if self.pipelined else ''})")
