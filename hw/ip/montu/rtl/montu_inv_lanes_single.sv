@@ -56,16 +56,6 @@ module montu_inv_lanes_single #(
   localparam int unsigned Sw = 2 * Word + 2;   // signed word sum a + m·z + carry
   localparam int unsigned Ew = Word + 3;       // signed extension sum
 
-  // Carry-less product a·b in GF(2)[x].
-  function automatic logic [2*Word-1:0] clmul(logic [Word-1:0] a, logic [Word-1:0] b);
-    logic [2*Word-1:0] acc;
-    acc = '0;
-    for (int unsigned k = 0; k < Word; k++) begin
-      if (b[k]) acc = acc ^ ({{Word{1'b0}}, a} << k);
-    end
-    return acc;
-  endfunction
-
   // What the lanes know of a word.
   typedef struct packed {
     logic          valid, last, fix, sub2, side;
@@ -89,6 +79,11 @@ module montu_inv_lanes_single #(
     logic [Word-1:0]   x6;                   // x of the word written
   } lanes_t;
   lanes_t l_d, l_q;
+
+  // L1's carry-less products m·y_j and m·x_j (GF(2^m)).
+  logic [2*Word-1:0] clmul_my, clmul_mx;
+  montu_clmul #(.Word(Word)) u_clmul_my (.a_i(l_q.m), .b_i(l_q.y3), .p_o(clmul_my));
+  montu_clmul #(.Word(Word)) u_clmul_mx (.a_i(l_q.m), .b_i(l_q.x3), .p_o(clmul_mx));
 
   logic [Sw-1:0]      s_lane1, s_lane2, a_lane1, a_lane2, b_lane1, b_lane2, k_lane1, k_lane2;
   logic [Sw-2:0]      mj_lane1, mj_lane2;   // carry-save: majority of the three addends
@@ -130,8 +125,8 @@ module montu_inv_lanes_single #(
 
     // L1: the products.
     l_d.c4  = l_q.c3;
-    l_d.pr1 = gf2m_i ? clmul(l_q.m, l_q.y3) : {{Word{1'b0}}, l_q.m} * {{Word{1'b0}}, l_q.y3};
-    l_d.pr2 = gf2m_i ? clmul(l_q.m, l_q.x3) : {{Word{1'b0}}, l_q.m} * {{Word{1'b0}}, l_q.x3};
+    l_d.pr1 = gf2m_i ? clmul_my : {{Word{1'b0}}, l_q.m} * {{Word{1'b0}}, l_q.y3};
+    l_d.pr2 = gf2m_i ? clmul_mx : {{Word{1'b0}}, l_q.m} * {{Word{1'b0}}, l_q.x3};
     l_d.p4  = l_q.p3;
     l_d.q4  = l_q.q3;
     l_d.x4  = l_q.x3;

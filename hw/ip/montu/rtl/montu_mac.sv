@@ -14,21 +14,12 @@ module montu_mac #(
   input  logic [Word-1:0]   d_i,
   output logic [2*Word-1:0] sum_o
 );
-  // Carry-less product: XOR of a << k over the set bits k of b.
-  function automatic logic [2*Word-1:0] clmul(logic [Word-1:0] a, logic [Word-1:0] b);
-    logic [2*Word-1:0] acc;
-    acc = '0;
-    for (int unsigned k = 0; k < Word; k++) begin
-      if (b[k]) acc = acc ^ ({{Word{1'b0}}, a} << k);
-    end
-    return acc;
-  endfunction
-
   logic [2*Word-1:0] prod_int, prod_clmul;
+
+  montu_clmul #(.Word(Word)) u_clmul (.a_i, .b_i, .p_o(prod_clmul));
 
   always_comb begin
     prod_int   = {{Word{1'b0}}, a_i} * {{Word{1'b0}}, b_i};
-    prod_clmul = clmul(a_i, b_i);
     if (gf2m_i) begin
       sum_o = prod_clmul ^ {{Word{1'b0}}, c_i} ^ {{Word{1'b0}}, d_i};
     end else begin

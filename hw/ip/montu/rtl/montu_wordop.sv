@@ -259,7 +259,7 @@ module montu_wordop
     logic            first;
     logic [Word-1:0] a, b, n, shl, shr, shx, v, r, lin_a2, lin_b2, lin_a3, lin_b3, da, db;
     logic [Word-1:0] nm2, nm3, nm4;
-    logic [Word:0]   sum_ab, dif_ab;
+    logic [Word:0]   sum_ab, dif_ab, add_sub;
     logic [1:0]      ntop_in, ha, hb;
     logic [2:0]      nh3;
     logic [3:0]      fl, fl_we;
@@ -291,21 +291,14 @@ module montu_wordop
     fl     = '0;
     fl_we  = '0;
     unique case (op_i)
-      OpAdd, OpSadd: begin
-        r    = gf2m_i ? (a ^ b) : sum_ab[Word-1:0];
-        c1_d = gf2m_i ? 1'b0 : sum_ab[Word];
+      OpAdd, OpSadd, OpSub, OpSsub: begin   // C: carry (ADD) or borrow (SUB)
+        add_sub        = (op_i == OpSub || op_i == OpSsub) ? dif_ab : sum_ab;
+        r              = gf2m_i ? (a ^ b) : add_sub[Word-1:0];
+        c1_d           = gf2m_i ? 1'b0 : add_sub[Word];
         fl[FlagC]      = c1_d;
         fl[FlagNeg]    = gf2m_i ? 1'b0 : r[Word-1];
         fl_we[FlagC]   = 1'b1;
-        fl_we[FlagNeg] = (op_i == OpSadd);
-      end
-      OpSub, OpSsub: begin
-        r    = gf2m_i ? (a ^ b) : dif_ab[Word-1:0];
-        c1_d = gf2m_i ? 1'b0 : dif_ab[Word];
-        fl[FlagC]      = c1_d;
-        fl[FlagNeg]    = gf2m_i ? 1'b0 : r[Word-1];
-        fl_we[FlagC]   = 1'b1;
-        fl_we[FlagNeg] = (op_i == OpSsub);
+        fl_we[FlagNeg] = (op_i == OpSadd || op_i == OpSsub);
       end
       OpShl1: begin
         r = shl;
