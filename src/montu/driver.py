@@ -76,6 +76,7 @@ class Unit:
         # the paper's quantity: cycles of the Montgomery multiplications (STARTMMI, MMX) alone
         self.last_core_cycles = 0
         self.total_cycles = 0  # every cycle this unit has run since it was made (never reset)
+        self.total_core_cycles = 0   # the STARTMMI/MMX part of total_cycles
         self._core_opcodes = frozenset(self._isa.by_name[name].opcode for name in CORE_INSTRUCTIONS)
         self._cycles = self._core_cycles = 0
 
@@ -92,6 +93,7 @@ class Unit:
         self._cycles += rsp.cycles
         if insn >> OPCODE_SHIFT in self._core_opcodes:
             self._core_cycles += rsp.cycles
+            self.total_core_cycles += rsp.cycles
         self.total_cycles += rsp.cycles
         return rsp
 
@@ -100,8 +102,10 @@ class Unit:
         responses = self._backend.execute_many(commands)
         spent = sum(rsp.cycles for rsp in responses)
         self._cycles += spent
-        self._core_cycles += sum(rsp.cycles for (insn, _), rsp in zip(commands, responses)
-                                 if insn >> OPCODE_SHIFT in self._core_opcodes)
+        core = sum(rsp.cycles for (insn, _), rsp in zip(commands, responses)
+                   if insn >> OPCODE_SHIFT in self._core_opcodes)
+        self._core_cycles += core
+        self.total_core_cycles += core
         self.total_cycles += spent
         return responses
 

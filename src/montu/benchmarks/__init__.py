@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 RESULTS_DIR = Path("bench/results")
@@ -17,3 +18,12 @@ def results_path(name: str, pipelined: bool = False) -> Path:
 def unit_text(pipelined: bool) -> str:
     """How the tables' headers name the build: Pipelined=0 or Pipelined=1 (pipelined engines)."""
     return "Pipelined=1 (pipelined MAC lanes, word and inversion engines)" if pipelined else "Pipelined=0"
+
+
+def write_results(out: Path, data: dict, table: str) -> dict:
+    """Print the table and write `out` (the JSON data) and the same table as `out` with .txt."""
+    print(table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=2) + "\n")
+    out.with_suffix(".txt").write_text(table + "\n")
+    return data

@@ -15,7 +15,6 @@ are the default unit's, so they are not judged for it.
 
 from __future__ import annotations
 
-import json
 import platform
 import random
 import statistics
@@ -24,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from montu.benchmarks import DEFAULT_UNIT_NOTE, results_path, unit_text
+from montu.benchmarks import DEFAULT_UNIT_NOTE, results_path, unit_text, write_results
 from montu.driver import Unit
 from montu.ec import EcPrivateKey, EcPublicKey, curve_names, get_curve, points
 
@@ -125,13 +124,7 @@ def run(backend: str = "rtl", curves: Sequence[str] | None = None, samples: int 
                                    else max(values) <= target,
                                    anchor=ANCHORS.get((name, op))))
     report.seconds = round(time.time() - start, 1)
-    table = _table(report)
-    print(table)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    data = asdict(report)
-    out.write_text(json.dumps(data, indent=2) + "\n")
-    out.with_suffix(".txt").write_text(table + "\n")
-    return data
+    return write_results(out, asdict(report), _table(report))
 
 
 def _table(report: Report) -> str:

@@ -35,6 +35,25 @@ def register(commands: argparse._SubParsersAction) -> None:
     ecc.set_defaults(func=_bench_ecc)
 
 
+    engines = kinds.add_parser("engines", help="the same operations on every engine (cycles, time at its fmax)")
+    engines.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
+                         help="rtl: the Verilated RTL (default); sim: the cycle-exact simulators")
+    engines.add_argument("--engines", default=None, help="comma-separated engine names (default: all)")
+    _output_option(engines, "engines")
+    engines.set_defaults(func=_bench_engines)
+
+
+def _bench_engines(args: argparse.Namespace) -> int:
+    import montu.engines
+    from montu.benchmarks import engines
+
+    names = None
+    if args.engines:
+        names = [montu.engines.get(n.strip()).name for n in args.engines.split(",")]
+    engines.run(backend=args.backend, engines=names, out=args.output)
+    return 0
+
+
 def _unit_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
                         help="rtl: the Verilated RTL (default); sim: the cycle-exact simulator")

@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 
 from montu.cli import keyfiles
-from montu.cli.options import add_unit_options, make_unit, positive_integer, report_stats
+from montu.cli.options import (add_unit_options, make_unit, open_engine, other_engine,
+                               positive_integer, report_stats, warn_not_constant_time)
 from montu.errors import MontuError
 
 HASHES = ("sha1", "sha224", "sha256", "sha384", "sha512")
@@ -125,11 +126,38 @@ def _timed(args: argparse.Namespace, unit, what: str, action: Callable[[], objec
     return result
 
 
+def _timed_key(args: argparse.Namespace, key, what: str, action: Callable[[], object]) -> object:
+    """`action` (one operation of `key`) with --stats: the unit's cycle counter, or the engine
+    cycles the key counted (its last_cycles) when it runs on another engine."""
+    if getattr(key, "engine", None) is None:
+        return _timed(args, key.unit, what, action)
+    start = time.perf_counter()
+    result = action()
+    report_stats(args, what, key.last_cycles, time.perf_counter() - start)
+    return result
+
+
+class _Hardware:
+    """What a key command runs on: the bie2021 unit, or --engine (opened for each key's size;
+    no unit is made then)."""
+
+    def __init__(self, args: argparse.Namespace, command: str):
+        self.args = args
+        self.engine = other_engine(args, command)
+        self.unit = make_unit(args) if self.engine is None else None
+
+    def load_key(self, path: str):
+        if self.engine is None:
+            return keyfiles.load_key(path, self.unit)
+        return keyfiles.load_key(path, None, engine_for_bits=lambda bits: open_engine(self.args, bits),
+                                 engine_name=self.engine.name)
+
+
 # ------------------------------------------------------------------ commands
 def _genkey_rsa(args: argparse.Namespace) -> int:
     import montu.rsa
 
-    unit = make_unit(args)
+    unit = _Hardware(args, "genkey").unit
 
     def progress(event: str) -> None:
         if not args.quiet:
@@ -147,7 +175,7 @@ def _genkey_rsa(args: argparse.Namespace) -> int:
 def _genkey_ec(args: argparse.Namespace) -> int:
     import montu.ec
 
-    unit = make_unit(args)
+    unit = _Hardware(args, "genkey").unit
     curve = montu.ec.get_curve(args.curve)
     key = _timed(args, unit, f"{curve.name} key generation", lambda: montu.ec.generate(curve, unit=unit))
     keyfiles.write_output(args.out, key.to_pem(fmt=args.format), private=True)
@@ -155,24 +183,23 @@ def _genkey_ec(args: argparse.Namespace) -> int:
 
 
 def _pubkey(args: argparse.Namespace) -> int:
-    unit = make_unit(args)
-    key = keyfiles.load_key(args.key, unit)
+    key = _Hardware(args, "pubkey").load_key(args.key)
     public = key.public_key() if keyfiles.is_private(key) else key
     keyfiles.write_output(args.out, public.to_pem())
     return 0
 
 
-def _private_key(args: argparse.Namespace, unit, what: str):
-    key = keyfiles.load_key(args.key, unit)
+def _private_key(args: argparse.Namespace, hardware: _Hardware, what: str):
+    key = hardware.load_key(args.key)
     if not keyfiles.is_private(key):
         raise MontuError(f"{args.key}: {what} needs a private key, this is a public key")
     return key
 
 
 def _sign(args: argparse.Namespace) -> int:
-    unit = make_unit(args)
+    hardware = _Hardware(args, "sign")
     keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input})
-    key = _private_key(args, unit, "sign")
+    key = _private_key(args, hardware, "sign")
     message = keyfiles.read_input(args.input, what="message")
     hash_name = _hash_for(args, key)
     if keyfiles.is_rsa(key):
@@ -180,7 +207,8 @@ def _sign(args: argparse.Namespace) -> int:
             raise MontuError("--deterministic is for ECDSA keys; RSA signatures are deterministic "
                              "(v1.5) or salted (PSS)")
         pss = _uses_pss(args, key)
-        signature = _timed(args, key.unit, "RSA sign", lambda: key.sign(message, hash_name, pss=pss))
+        warn_not_constant_time(args, hardware.engine)
+        signature = _timed_key(args, key, "RSA sign", lambda: key.sign(message, hash_name, pss=pss))
     else:
         if args.pss:
             raise MontuError("--pss is for RSA keys; this is an EC key (ECDSA)")
@@ -191,10 +219,10 @@ def _sign(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    unit = make_unit(args)
+    hardware = _Hardware(args, "verify")
     keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input,
                                       "-s/--signature": args.signature})
-    key = keyfiles.load_key(args.key, unit)
+    key = hardware.load_key(args.key)
     if keyfiles.is_private(key):       # a private key file verifies with its public half
         key = key.public_key()
     message = keyfiles.read_input(args.input, what="message")
@@ -202,7 +230,7 @@ def _verify(args: argparse.Namespace) -> int:
     hash_name = _hash_for(args, key)
     if keyfiles.is_rsa(key):
         pss = _uses_pss(args, key)
-        ok = _timed(args, key.unit, "RSA verify", lambda: key.verify(signature, message, hash_name, pss=pss))
+        ok = _timed_key(args, key, "RSA verify", lambda: key.verify(signature, message, hash_name, pss=pss))
     else:
         if args.pss:
             raise MontuError("--pss is for RSA keys; this is an EC key (ECDSA)")
@@ -212,35 +240,37 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _encrypt(args: argparse.Namespace) -> int:
-    unit = make_unit(args)
+    hardware = _Hardware(args, "encrypt")
     keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input})
-    key = keyfiles.load_key(args.key, unit)
+    key = hardware.load_key(args.key)
     if not keyfiles.is_rsa(key):
         raise MontuError(f"{args.key}: encrypt needs an RSA key (EC encryption is not supported)")
     message = keyfiles.read_input(args.input, what="plaintext")
     hash_name = _hash_for(args, None)
-    ciphertext = _timed(args, key.unit, "RSA-OAEP encrypt", lambda: key.encrypt(message, hash_name))
+    ciphertext = _timed_key(args, key, "RSA-OAEP encrypt", lambda: key.encrypt(message, hash_name))
     keyfiles.write_output(args.out, ciphertext)
     return 0
 
 
 def _decrypt(args: argparse.Namespace) -> int:
-    unit = make_unit(args)
+    hardware = _Hardware(args, "decrypt")
     keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "-i/--in": args.input})
-    key = _private_key(args, unit, "decrypt")
+    key = _private_key(args, hardware, "decrypt")
     if not keyfiles.is_rsa(key):
         raise MontuError(f"{args.key}: decrypt needs an RSA private key")
     ciphertext = keyfiles.read_input(args.input, what="ciphertext")
     hash_name = _hash_for(args, None)
-    plaintext = _timed(args, key.unit, "RSA-OAEP decrypt", lambda: key.decrypt(ciphertext, hash_name))
+    warn_not_constant_time(args, hardware.engine)
+    plaintext = _timed_key(args, key, "RSA-OAEP decrypt", lambda: key.decrypt(ciphertext, hash_name))
     keyfiles.write_output(args.out, plaintext)
     return 0
 
 
 def _derive(args: argparse.Namespace) -> int:
-    unit = make_unit(args)
+    hardware = _Hardware(args, "derive")
+    unit = hardware.unit
     keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "--peer": args.peer})
-    key = _private_key(args, unit, "derive")
+    key = _private_key(args, hardware, "derive")
     if keyfiles.is_rsa(key):
         raise MontuError(f"{args.key}: derive (ECDH) needs an EC private key, this is RSA")
     peer = keyfiles.load_key(args.peer, unit)

@@ -160,12 +160,14 @@ def _public_mode(target: Path) -> int:
 
 
 # ------------------------------------------------------------------------------------ keys
-def load_key(path: str, unit: Unit) -> Key:
+def load_key(path: str, unit: Unit | None, *, engine_for_bits=None, engine_name: str = "") -> Key:
     """An RSA or EC key (private or public; PEM or DER, any of the supported containers).
 
     The key's algorithm (PEM label, or the OID in PKCS#8 / SubjectPublicKeyInfo) picks the
     loader, so a key montu cannot load is reported by the loader of its own kind (an EC key on
     an unsupported curve as such, not as "not RSA"). Library warnings are kept off stderr.
+    `engine_for_bits(bits)`: an RSA key runs on that engine object instead of `unit` (an engine
+    other than the bie2021 unit; EC keys are refused then).
     """
     data = read_input(path, limit=MAX_KEY_BYTES, what="key file")
     if b"-----BEGIN " not in data and data[:1] != b"\x30":
@@ -173,16 +175,19 @@ def load_key(path: str, unit: Unit) -> Key:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return _load_key_data(data, unit)
+            return _load_key_data(data, unit, engine_for_bits, engine_name)
         except MontuError as exc:
             raise MontuError(f"{path}: {exc}") from None
 
 
-def _load_key_data(data: bytes, unit: Unit) -> Key:
+def _load_key_data(data: bytes, unit: Unit | None, engine_for_bits=None, engine_name: str = "") -> Key:
     from montu.ec import encoding as ec_encoding
     from montu.rsa import encoding as rsa_encoding
 
     algorithm = ec_encoding.key_algorithm(data)
+    if algorithm == "ec" and engine_for_bits is not None:
+        raise MontuError(f"this is an EC key; the {engine_name} engine runs RSA only "
+                         "(EC keys need --engine bie2021)")
     if algorithm == "ec":
         import montu.ec
 
@@ -194,7 +199,10 @@ def _load_key_data(data: bytes, unit: Unit) -> Key:
     # the RSA reader tells those apart best
     from montu.rsa.keys import key_from_numbers
 
-    return key_from_numbers(rsa_encoding.load_key(data), unit)
+    numbers = rsa_encoding.load_key(data)
+    if engine_for_bits is not None:
+        return key_from_numbers(numbers, engine=engine_for_bits(numbers.n.bit_length()))
+    return key_from_numbers(numbers, unit)
 
 
 def is_rsa(key: object) -> bool:

@@ -8,7 +8,7 @@ import time
 
 from montu.arith.field import Field
 from montu.cli import keyfiles
-from montu.cli.options import add_unit_options, make_unit, report_stats
+from montu.cli.options import add_unit_options, make_unit, open_engine, other_engine, report_stats
 from montu.errors import MontuError
 
 
@@ -55,11 +55,18 @@ def _hex(text: str, name: str) -> int:
     return int(digits, 16)
 
 
-def _run(args: argparse.Namespace, what: str, operation) -> int:
-    unit = make_unit(args)
-    start_cycles, start = unit.total_cycles, time.perf_counter()
-    result = operation(unit)
-    report_stats(args, what, unit.total_cycles - start_cycles, time.perf_counter() - start)
+def _run(args: argparse.Namespace, what: str, operation, bits: int) -> int:
+    """`operation(unit_or_engine)` on the bie2021 unit, or on --engine built for `bits` bits."""
+    if other_engine(args, what) is not None:
+        engine = open_engine(args, bits)
+        start = time.perf_counter()
+        result = operation(engine)
+        report_stats(args, what, engine.last_cycles, time.perf_counter() - start)
+    else:
+        unit = make_unit(args)
+        start_cycles, start = unit.total_cycles, time.perf_counter()
+        result = operation(unit)
+        report_stats(args, what, unit.total_cycles - start_cycles, time.perf_counter() - start)
     keyfiles.print_line(f"{result:x}")
     return 0
 
@@ -67,15 +74,15 @@ def _run(args: argparse.Namespace, what: str, operation) -> int:
 def _modmul(args: argparse.Namespace) -> int:
     a, b, n = _hex(args.a, "a"), _hex(args.b, "b"), _hex(args.n, "n")
     field = Field.GF2M if args.field == "gf2m" else Field.GFP
-    return _run(args, "modmul", lambda unit: unit.mod_mul(a, b, n, field))
+    return _run(args, "modmul", lambda unit: unit.mod_mul(a, b, n, field), n.bit_length())
 
 
 def _modinv(args: argparse.Namespace) -> int:
     a, n = _hex(args.a, "a"), _hex(args.n, "n")
     field = Field.GF2M if args.field == "gf2m" else Field.GFP
-    return _run(args, "modinv", lambda unit: unit.mod_inv(a, n, field))
+    return _run(args, "modinv", lambda unit: unit.mod_inv(a, n, field), n.bit_length())
 
 
 def _modexp(args: argparse.Namespace) -> int:
     b, e, n = _hex(args.b, "b"), _hex(args.e, "e"), _hex(args.n, "n")
-    return _run(args, "modexp", lambda unit: unit.mod_exp(b, e, n))
+    return _run(args, "modexp", lambda unit: unit.mod_exp(b, e, n), n.bit_length())

@@ -1,4 +1,4 @@
-"""Options every unit-using command shares: --backend, --stats, --mhz.
+"""Options every unit-using command shares: --engine, --backend, --stats, --mhz.
 
 They work before the command (`montu --backend rtl sign ...`) and after it
 (`montu sign ... --backend rtl`); a value after the command wins.
@@ -11,6 +11,8 @@ import math
 import re
 import sys
 
+import montu.engines
+from montu.config import DEFAULT_ENGINE
 from montu.driver import Unit, default_unit
 from montu.errors import MontuError
 
@@ -20,6 +22,9 @@ DEFAULT_MHZ = 100.0   # the issue #6 fmax target; --mhz uses the clock you have
 def add_unit_options(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
     # subcommands use SUPPRESS so that an option given only before the command is not reset
     default = (lambda value: value) if top_level else (lambda value: argparse.SUPPRESS)
+    parser.add_argument("--engine", choices=montu.engines.names(), default=default(DEFAULT_ENGINE),
+                        help="the hardware engine: bie2021 (the Montu unit, default) or one of the "
+                             "other papers' engines (docs/engines.md)")
     parser.add_argument("--backend", choices=("sim", "rtl"), default=default("sim"),
                         help="sim: the cycle-exact simulator (default); rtl: the Verilated RTL")
     parser.add_argument("--stats", action="store_true", default=default(False),
@@ -75,9 +80,34 @@ def make_unit(args: argparse.Namespace) -> Unit:
     return default_unit(args.backend)
 
 
+def other_engine(args: argparse.Namespace, command: str) -> montu.engines.Engine | None:
+    """None when the command runs on the bie2021 unit (the Unit API); else the registry entry of
+    --engine, after checking that it can run `command` (one line saying what it can, if not)."""
+    engine = montu.engines.get(getattr(args, "engine", DEFAULT_ENGINE))
+    if engine.name == DEFAULT_ENGINE:
+        return None
+    if not engine.can(command):
+        raise MontuError(engine.refuse(command))
+    return engine
+
+
+def open_engine(args: argparse.Namespace, bits: int):
+    """An engine object of --engine on --backend, built for `bits`-bit operands."""
+    return montu.engines.open_for_bits(args.engine, bits, args.backend)
+
+
+def warn_not_constant_time(args: argparse.Namespace, engine: montu.engines.Engine | None) -> None:
+    """One warning line before a private-key operation on an engine that is not constant time."""
+    if engine is not None and not engine.constant_time:
+        print(f"montu: warning: the {engine.name} engine's exponentiation is not constant time "
+              "(its cycles follow the private exponent's bits)", file=sys.stderr)
+
+
 def report_stats(args: argparse.Namespace, what: str, cycles: int, seconds: float) -> None:
     if not args.stats:
         return
     unit_ms = cycles / (args.mhz * 1e3)
-    print(f"montu: {what}: {cycles:,} unit cycles = {unit_ms:.3f} ms at {args.mhz:g} MHz "
+    name = getattr(args, "engine", DEFAULT_ENGINE)
+    counted = "unit" if name == DEFAULT_ENGINE else f"{name} engine"
+    print(f"montu: {what}: {cycles:,} {counted} cycles = {unit_ms:.3f} ms at {args.mhz:g} MHz "
           f"({args.backend} backend, {seconds:.2f} s on this host)", file=sys.stderr)

@@ -21,6 +21,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                        choices=("montu_top", "montu_mont", "montu_inv", "montu_wordop"),
                        help="the unit (default) or one engine on its own, with the unit's "
                             "Word/Lanes/MaxBits: shows which engine limits fmax")
+    synth.add_argument("--engine", default=None,
+                       help="another paper's engine (montu.engines: yeh, ...) instead of the unit: "
+                            "its builds (the adapter's SYNTH_BUILDS), or the one of --param")
+    synth.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                       help="with --engine: a parameter of its top, e.g. NBits=2048 (repeatable)")
     synth.add_argument("--pipelined", action="store_true",
                        help="Pipelined = 1, the high-clock build: pipelined MAC lanes, q unit, "
                             "word engine and inversion engine (the unit and montu_mont need "
@@ -62,10 +67,16 @@ def _synth_runs(args: argparse.Namespace) -> int:
     if args.sweep and args.pipelined:
         raise MontuError("--pipelined is for one configuration; --sweep runs the default "
                          "configurations only")
-    configs = list(SWEEP) if args.sweep else [
-        SynthConfig(word=args.word, lanes=args.lanes, max_bits=args.max_bits, num_regs=args.num_regs,
-                     top=args.top, pipelined=args.pipelined)]
-    rtl = results.rtl_digest()
+    if args.engine is not None:
+        configs = _engine_configs(args)
+    elif args.param:
+        raise MontuError("--param is for --engine builds")
+    else:
+        configs = list(SWEEP) if args.sweep else [
+            SynthConfig(word=args.word, lanes=args.lanes, max_bits=args.max_bits,
+                        num_regs=args.num_regs, top=args.top, pipelined=args.pipelined)]
+    core = getattr(configs[0], "core", None) if configs else None
+    rtl = results.rtl_digest(None if core is None else _core_sources(core))
     data = results.load(args.output)
     if args.only_missing:
         done = {tuple(sorted(r["config"].items())) for r in data["runs"] if r.get("rtl_sha256") == rtl}
@@ -93,6 +104,35 @@ def _synth_runs(args: argparse.Namespace) -> int:
     if failures:
         raise MontuError(f"{len(failures)} configuration(s) failed: " + "; ".join(failures))
     return 0
+
+
+def _engine_configs(args: argparse.Namespace) -> list:
+    """The builds of --engine: one from --param, else every build its adapter lists."""
+    import importlib
+
+    from montu import engines
+    from montu.synth import EngineSynthConfig
+
+    if args.sweep or args.pipelined:
+        raise MontuError("--sweep and --pipelined are for the unit, not --engine builds")
+    entry = engines.get(args.engine)
+    if args.param:
+        parameters = {}
+        for item in args.param:
+            name, sep, value = item.partition("=")
+            if not sep or not name.isidentifier() or not value.isdigit():
+                raise MontuError(f"--param must be NAME=VALUE with a decimal value (got {item!r})")
+            parameters[name] = int(value)
+        builds = [parameters]
+    else:
+        builds = list(getattr(importlib.import_module(entry.adapter), "SYNTH_BUILDS", ({},)))
+    return [EngineSynthConfig(entry.name, tuple(sorted(b.items()))) for b in builds]
+
+
+def _core_sources(core: str):
+    from montu import hw
+
+    return hw.sources(core)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -24,6 +24,12 @@ class UnknownEngine(MontuError, ValueError):
     """An engine name that is not in the registry."""
 
 
+# The CLI commands that use an engine (ENGINES.md §3: modmul, modexp and the crypto commands).
+ALL_COMMANDS = ("modmul", "modinv", "modexp", "genkey", "pubkey", "sign", "verify", "encrypt",
+                "decrypt", "derive")
+RSA_COMMANDS = ("modmul", "modexp", "pubkey", "sign", "verify", "encrypt", "decrypt")
+
+
 @dataclass(frozen=True)
 class Engine:
     """One registered engine: its name, the paper it builds, its FuseSoC core and top module,
@@ -34,11 +40,24 @@ class Engine:
     core: str          # VLNV of the FuseSoC core (hw/ip/<name>/*.core)
     top: str           # the top module of that core
     adapter: str       # Python module with open(backend="sim", **params)
+    commands: tuple[str, ...] = ALL_COMMANDS   # the CLI commands the engine can run
+    constant_time: bool = True   # its private operations take the same cycles for every key
+    fields: tuple[str, ...] = ("gfp", "gf2m")   # the fields its multiplier works in
+
+    def can(self, command: str) -> bool:
+        return command in self.commands
+
+    def refuse(self, command: str) -> str:
+        """The one line that says what the engine can do instead of `command`."""
+        return (f"the {self.name} engine cannot run {command}; it runs "
+                f"{', '.join(self.commands)} (the bie2021 unit runs every command)")
 
 
 REGISTRY: dict[str, Engine] = {engine.name: engine for engine in (
     Engine("bie2021", "Bie et al. 2021, reconfigurable dual-field unit", "montu:ip:montu",
            "montu_top", "montu.engines.bie2021"),
+    Engine("yeh", "Yeh et al., BSR4 radix-4 split Montgomery RSA chip", "montu:ip:yeh", "yeh_top",
+           "montu.engines.yeh", commands=RSA_COMMANDS, constant_time=False, fields=("gfp",)),
 )}
 
 
@@ -57,3 +76,11 @@ def get(name: str) -> Engine:
 def open(name: str, backend: str = "sim", **params: Any):  # noqa: A001 (the contract's name)
     """An engine object of engine `name` on `backend` ('sim' or 'rtl'), built with `params`."""
     return importlib.import_module(get(name).adapter).open(backend, **params)
+
+
+def open_for_bits(name: str, bits: int, backend: str = "sim"):
+    """An engine object of `name` built large enough for `bits`-bit operands: the adapter's
+    `params_for_bits(bits)` picks the build (its default otherwise)."""
+    adapter = importlib.import_module(get(name).adapter)
+    choose = getattr(adapter, "params_for_bits", None)
+    return adapter.open(backend, **(choose(bits) if choose else {}))

@@ -40,7 +40,7 @@ class RsaPublicKey:
     """An RSA public key (n, e) bound to a unit; `pss`: the restriction of an RSA-PSS key."""
 
     def __init__(self, n: int, e: int, unit: Unit | None = None, *,
-                 pss: PssRestriction | None = None):
+                 pss: PssRestriction | None = None, engine=None):
         if n.bit_length() < MIN_MODULUS_BITS or n % 2 == 0:
             raise RsaKeyError(f"RSA modulus must be odd and at least {MIN_MODULUS_BITS} bits "
                               f"(got a {n.bit_length()}-bit {'even' if n % 2 == 0 else 'odd'} number)")
@@ -48,10 +48,17 @@ class RsaPublicKey:
             raise RsaKeyError("RSA public exponent must be odd and in [3, n)")
         self.n = n
         self.e = e
-        try:
-            self.unit = unit_for_operands(unit, n.bit_length())
-        except UnitError as exc:
-            raise RsaKeyError(f"a {n.bit_length()}-bit RSA modulus is too large: {exc}") from None
+        self.engine = engine   # an engine object (montu.engines.open): its mod_exp does the work
+        if engine is None:
+            try:
+                self.unit = unit_for_operands(unit, n.bit_length())
+            except UnitError as exc:
+                raise RsaKeyError(f"a {n.bit_length()}-bit RSA modulus is too large: {exc}") from None
+        else:
+            self.unit = None
+            if n.bit_length() > engine.max_bits:
+                raise RsaKeyError(f"a {n.bit_length()}-bit RSA modulus is too large for the "
+                                  f"{engine.name} engine built for {engine.max_bits} bits")
         self.pss_restriction = pss
         self.last_cycles = 0
 
@@ -96,6 +103,10 @@ class RsaPublicKey:
 
     # ------------------------------------------------------------- operations
     def _public_op(self, x: int) -> int:
+        if self.engine is not None:
+            self.last_cycles = 0
+            result, self.last_cycles = operations.public_on_engine(self.engine, x, self.n, self.e)
+            return result
         start = self.unit.total_cycles
         try:
             return operations.public(self.unit, x, self.n, self.e)
@@ -164,9 +175,10 @@ class RsaPrivateKey:
 
     def __init__(self, n: int, e: int, d: int, p: int | None = None, q: int | None = None,
                  dp: int | None = None, dq: int | None = None, qinv: int | None = None,
-                 unit: Unit | None = None, *, pss: PssRestriction | None = None):
-        self._public = RsaPublicKey(n, e, unit, pss=pss)
+                 unit: Unit | None = None, *, pss: PssRestriction | None = None, engine=None):
+        self._public = RsaPublicKey(n, e, unit, pss=pss, engine=engine)
         self.unit = self._public.unit
+        self.engine = engine
         if not 1 <= d < n:
             raise RsaKeyError("RSA private exponent must be in [1, n)")
         self.d = d
@@ -174,7 +186,7 @@ class RsaPrivateKey:
         self._crt: CrtKey | None = None
         if (p is None) != (q is None):
             raise RsaKeyError("give both primes p and q, or neither")
-        if p is not None and q is not None:
+        if p is not None and q is not None and engine is None:   # engines: no CRT
             if p < 3 or q < 3 or p % 2 == 0 or q % 2 == 0:
                 raise RsaKeyError("RSA primes must be odd and at least 3")
             length = max(operations.exponent_length(p), operations.exponent_length(q))
@@ -212,6 +224,11 @@ class RsaPrivateKey:
 
     # ------------------------------------------------------------- operations
     def _private_op(self, x: int) -> int:
+        if self.engine is not None:
+            self.last_cycles = 0
+            result, self.last_cycles = operations.private_on_engine(self.engine, x, self.n, self.d,
+                                                                    self.e)
+            return result
         start = self.unit.total_cycles
         try:
             if self._crt is not None:
@@ -315,10 +332,11 @@ class RsaPrivateKey:
         return encoding.dump_private(self._numbers(), fmt=fmt, encoding="der")
 
 
-def key_from_numbers(numbers: RsaKeyNumbers, unit: Unit | None = None) -> RsaPrivateKey | RsaPublicKey:
-    """The key of `montu.rsa.encoding.load_key`'s numbers, bound to `unit`, with an RSA-PSS
-    key's restriction."""
+def key_from_numbers(numbers: RsaKeyNumbers, unit: Unit | None = None, *,
+                     engine=None) -> RsaPrivateKey | RsaPublicKey:
+    """The key of `montu.rsa.encoding.load_key`'s numbers, bound to `unit` (or to an engine
+    object: montu.engines.open), with an RSA-PSS key's restriction."""
     if numbers.d is None:
-        return RsaPublicKey(numbers.n, numbers.e, unit=unit, pss=numbers.pss)
+        return RsaPublicKey(numbers.n, numbers.e, unit=unit, pss=numbers.pss, engine=engine)
     return RsaPrivateKey(numbers.n, numbers.e, numbers.d, numbers.p, numbers.q, numbers.dp,
-                         numbers.dq, numbers.qinv, unit=unit, pss=numbers.pss)
+                         numbers.dq, numbers.qinv, unit=unit, pss=numbers.pss, engine=engine)

@@ -85,6 +85,25 @@ def private_crt(unit: Unit, c: int, key: CrtKey) -> int:
     return m
 
 
+def public_on_engine(engine, x: int, n: int, e: int) -> tuple[int, int]:
+    """x^e mod n on an engine object (montu.engines); (result, engine cycles)."""
+    return engine.mod_exp(x, e, n), engine.last_cycles
+
+
+def private_on_engine(engine, c: int, n: int, d: int, e: int) -> tuple[int, int]:
+    """c^d mod n as one exponentiation on an engine (the engines' papers have no CRT), then the
+    fault check m^e mod n == c, also on the engine; (m, engine cycles of both). A result that
+    fails the check raises RsaFaultError and is not released."""
+    m = engine.mod_exp(c, d, n)
+    cycles = engine.last_cycles
+    check = engine.mod_exp(m, e, n)
+    cycles += engine.last_cycles
+    if check != c:
+        raise RsaFaultError("the RSA private operation failed its consistency check (m^e ≠ c); "
+                            "no result was released")
+    return m, cycles
+
+
 def _garner_h(unit: Unit, m1: int, m2: int, p: int, qinv: int) -> int:
     """h = qinv·(m1 − m2) mod p: m1·R and m2·R mod p (m2 < q may exceed p: the unit reduces
     it), their difference by MSUB, then one Montgomery product with qinv leaves the plain h."""

@@ -5,7 +5,7 @@ returns its figures (cells, utilization, achieved fmax, tool versions); `montu.s
 keeps them in bench/results/synth.json. The command is `montu synth` (see `montu synth -h`).
 """
 
-from montu.synth.config import SWEEP, Device, SynthConfig
+from montu.synth.config import SWEEP, Device, EngineSynthConfig, SynthConfig
 from montu.synth.flow import SynthError, SynthResult, run
 
-__all__ = ["SWEEP", "Device", "SynthConfig", "SynthError", "SynthResult", "run"]
+__all__ = ["SWEEP", "Device", "EngineSynthConfig", "SynthConfig", "SynthError", "SynthResult", "run"]

@@ -72,6 +72,51 @@ class SynthConfig:
 
 
 @dataclass(frozen=True)
+class EngineSynthConfig:
+    """One build of another paper's engine (montu.engines): its top with `parameters`."""
+
+    engine: str
+    parameters: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        from montu import engines
+
+        entry = engines.get(self.engine)
+        if entry.name == "bie2021":
+            raise MontuError("the bie2021 unit is synthesized with --word/--lanes/--max-bits, "
+                             "not --engine")
+
+    @property
+    def core(self) -> str:
+        from montu import engines
+
+        return engines.get(self.engine).core
+
+    @property
+    def top(self) -> str:
+        from montu import engines
+
+        return engines.get(self.engine).top
+
+    @property
+    def pipelined(self) -> bool:
+        return False
+
+    @property
+    def name(self) -> str:
+        """yeh_nbits1024: the engine and its parameters, file-name safe."""
+        return "_".join([self.engine, *(f"{k.lower()}{v}" for k, v in self.parameters)])
+
+    @property
+    def generics(self) -> dict[str, int]:
+        return dict(self.parameters)
+
+    @property
+    def label(self) -> dict[str, object]:
+        return {"engine": self.engine} | dict(self.parameters)
+
+
+@dataclass(frozen=True)
 class Device:
     """The FPGA and the place-and-route settings (nextpnr-ecp5 options)."""
 

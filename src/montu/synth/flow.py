@@ -86,11 +86,12 @@ def repo_root() -> Path:
     return root
 
 
-def rtl_sources(root: Path, top: str = TOP) -> list[str]:
-    """The sources of `top`'s FuseSoC core (montu.hw) relative to root, in compilation order."""
+def rtl_sources(root: Path, top: str = TOP, core: str | None = None) -> list[str]:
+    """The sources of `top`'s FuseSoC core (montu.hw; or of `core`) relative to root, in
+    compilation order."""
     from montu import hw
 
-    return [p.relative_to(root).as_posix() for p in hw.sources(hw.CORE_OF_TOP[top])]
+    return [p.relative_to(root).as_posix() for p in hw.sources(core or hw.CORE_OF_TOP[top])]
 
 
 def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
@@ -244,7 +245,8 @@ def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
     work.mkdir(parents=True, exist_ok=True)
     for stale in ("stat.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
-    (work / "synth.ys").write_text(yosys_script(config, rtl_sources(root, config.top), workdir))
+    sources = rtl_sources(root, config.top, getattr(config, "core", None))
+    (work / "synth.ys").write_text(yosys_script(config, sources, workdir))
     seconds: dict[str, float] = {}
 
     say("yosys")

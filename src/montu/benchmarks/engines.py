@@ -1,0 +1,194 @@
+"""`montu bench engines`: the same operations on every engine (ENGINES.md §4), in cycles and in
+time at each engine's own post-route fmax.
+
+Operations, where the engine supports them: 1024- and 2048-bit modular multiplication (plain
+x·y mod n, conversions included), a 1024-bit modexp with a full-length exponent, an RSA-2048
+private operation (with its fault check; CRT on the bie2021 unit, one exponentiation with d
+elsewhere), P-256 and P-224 k·P, and a 283-bit GF(2^m) multiplication. Each row gives the
+cycles of the whole call (`cycles`: loads and reads included) and of the core operations alone
+(`core_cycles`: the paper's quantity). Runs on the Verilated RTL by default (`--backend sim`:
+the engines' cycle-exact simulators). The fmax of each engine build comes from
+bench/results/synth.json (`montu synth`, `montu synth --engine NAME`); a missing or older
+entry is said in the row, never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import montu.engines
+from montu.arith.field import Field
+from montu.benchmarks import results_path, write_results
+
+SEED = "montu-bench-engines"
+# The unit's build whose fmax the bie2021 rows use (its default configuration).
+UNIT_SYNTH = {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}
+GF2M_283 = (1 << 283) | (1 << 12) | (1 << 7) | (1 << 5) | 1   # the sect283 reduction polynomial
+
+
+@dataclass
+class Row:
+    engine: str
+    op: str
+    bits: int
+    cycles: int | None = None
+    core_cycles: int | None = None
+    build: dict[str, object] = field(default_factory=dict)
+    fmax_mhz: float | None = None
+    fmax_stage: str | None = None
+    time_us: float | None = None
+    note: str = ""
+
+
+@dataclass
+class Report:
+    backend: str
+    rows: list[Row] = field(default_factory=list)
+    seconds: float = 0.0
+    machine: str = platform.platform()
+
+
+def _odd_modulus(rng: random.Random, bits: int) -> int:
+    return rng.getrandbits(bits) | (1 << (bits - 1)) | 1
+
+
+# An action runs one operation on an engine object: (result right?, note, cycles of the whole
+# operation when the engine's last_cycles does not cover it all, else None).
+Outcome = tuple[bool, str, "int | None"]
+
+
+def _operations(rng: random.Random, rsa_key) -> list[tuple[str, int, Callable[..., Outcome]]]:
+    """(op, bits, action(engine)) for every benchmarked operation."""
+    ops: list[tuple[str, int, Callable[..., Outcome]]] = []
+    for bits in (1024, 2048):
+        n = _odd_modulus(rng, bits)
+        x, y = rng.randrange(n), rng.randrange(n)
+        ops.append(("modmul", bits, lambda e, x=x, y=y, n=n: (e.mod_mul(x, y, n) == x * y % n, "", None)))
+    n = _odd_modulus(rng, 1024)
+    b, exponent = rng.randrange(n), rng.getrandbits(1024) | (1 << 1023)
+    ops.append(("modexp", 1024, lambda e: (e.mod_exp(b, exponent, n) == pow(b, exponent, n),
+                                           f"exponent weight {bin(exponent).count('1')}", None)))
+    ops.append(("rsa-private", 2048, lambda e: _rsa_private(e, rsa_key)))
+    for curve, bits in (("prime256v1", 256), ("secp224r1", 224)):
+        k = rng.randrange(2, 1 << (bits - 1))
+        ops.append((f"kP-{curve}", bits, lambda e, curve=curve, k=k: _scalar_mult(e, curve, k)))
+    a, c = rng.getrandbits(283), rng.getrandbits(283)
+    ops.append(("gf2m-mul", 283, lambda e: (_gf2m_ok(e, a, c), "", None)))
+    return ops
+
+
+def _rsa_2048_key():
+    """A 2048-bit RSA key from `cryptography` (as OpenSSL makes them), one per run."""
+    from cryptography.hazmat.primitives.asymmetric import rsa as pyca_rsa
+
+    return pyca_rsa.generate_private_key(public_exponent=65537, key_size=2048).private_numbers()
+
+
+def _rsa_private(engine, numbers) -> Outcome:
+    import montu.rsa
+
+    public = numbers.public_numbers
+    message = 0x5EED % public.n
+    if engine.name == "bie2021":
+        key = montu.rsa.RsaPrivateKey(public.n, public.e, numbers.d, numbers.p, numbers.q,
+                                      numbers.dmp1, numbers.dmq1, numbers.iqmp, unit=engine.unit)
+        how = "CRT + fault check (m^e = c)"
+    else:
+        key = montu.rsa.RsaPrivateKey(public.n, public.e, numbers.d, engine=engine)
+        how = (f"one exponentiation with d (weight {bin(numbers.d).count('1')}) + fault check "
+               "(m^e = c)")
+    ok = key._private_op(message) == pow(message, numbers.d, public.n)
+    return ok, how, key.last_cycles   # the key counts every call of the operation
+
+
+def _scalar_mult(engine, curve: str, k: int) -> Outcome:
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    expected = ec.derive_private_key(k, ec.SECP256R1() if curve == "prime256v1" else ec.SECP224R1())
+    numbers = expected.public_key().public_numbers()
+    point = engine.scalar_mult(curve, k)
+    return point == (numbers.x, numbers.y), "k·G, constant time (montu.ec.points.multiply)", None
+
+
+def _gf2m_ok(engine, a: int, c: int) -> bool:
+    from montu.arith import gf2m
+
+    return engine.mod_mul(a, c, GF2M_283, Field.GF2M) == gf2m.mulmod(a, c, GF2M_283)
+
+
+def _supports(entry: montu.engines.Engine, op: str) -> bool:
+    if op.startswith("kP-"):
+        return entry.can("derive")          # EC: the unit's point arithmetic
+    if op == "gf2m-mul":
+        return "gf2m" in entry.fields
+    if op == "rsa-private":
+        return entry.can("sign")
+    return entry.can(op)
+
+
+def _synth_entry(synth: dict, engine: str, build: dict[str, object]) -> dict | None:
+    want = UNIT_SYNTH if engine == "bie2021" else {"engine": engine, **build}
+    for run in synth.get("runs", []):
+        if run.get("config") == want:
+            return run
+    return None
+
+
+def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None = None) -> dict:
+    """Measure every engine, print the table, write `out` (default bench/results/engines.json)
+    and the same table as .txt."""
+    out = out or results_path("engines")
+    synth_path = results_path("synth")
+    synth = json.loads(synth_path.read_text()) if synth_path.is_file() else {}
+    report = Report(backend=backend)
+    start = time.time()
+    rsa_key = _rsa_2048_key()
+    for name in engines or montu.engines.names():
+        entry = montu.engines.get(name)
+        rng = random.Random(SEED)          # the same operands for every engine
+        for op, bits, action in _operations(rng, rsa_key):
+            row = Row(engine=name, op=op, bits=bits)
+            report.rows.append(row)
+            if not _supports(entry, op):
+                row.note = "not supported by this engine's paper system"
+                continue
+            engine = montu.engines.open_for_bits(name, bits, backend)
+            ok, row.note, whole = action(engine)
+            if not ok:
+                raise RuntimeError(f"bench engines: {name} {op} gave a wrong result")
+            row.cycles = whole if whole is not None else engine.last_cycles
+            row.core_cycles = None if op == "rsa-private" else engine.core_cycles
+            row.build = dict(getattr(engine, "build", {}) or {})
+            entry_synth = _synth_entry(synth, name, row.build)
+            if entry_synth is None:
+                row.note = (row.note + "; " if row.note else "") + "no synth.json entry for this build"
+            else:
+                row.fmax_mhz = entry_synth["fmax_mhz"]
+                row.fmax_stage = entry_synth.get("fmax_stage", "post-route")
+                row.time_us = round(row.cycles / row.fmax_mhz, 1)
+    report.seconds = round(time.time() - start, 1)
+    return write_results(out, asdict(report), _table(report))
+
+
+def _table(report: Report) -> str:
+    lines = [f"Engines ({report.backend} backend): cycles of the whole call (core: the paper's "
+             "operations alone), time at the build's fmax",
+             f"{'engine':<9} {'operation':<20} {'bits':>5} {'cycles':>12} {'core':>12} "
+             f"{'fmax MHz':>9} {'time µs':>10}  note"]
+    for r in report.rows:
+        cycles = f"{r.cycles:,}" if r.cycles is not None else "—"
+        core = f"{r.core_cycles:,}" if r.core_cycles is not None else "—"
+        fmax = f"{r.fmax_mhz:.1f}" if r.fmax_mhz else "—"
+        if r.fmax_stage and r.fmax_stage != "post-route":
+            fmax += "*"
+        when = f"{r.time_us:,.1f}" if r.time_us is not None else "—"
+        lines.append(f"{r.engine:<9} {r.op:<20} {r.bits:>5} {cycles:>12} {core:>12} {fmax:>9} "
+                     f"{when:>10}  {r.note}")
+    lines.append("* fmax is a placement estimate (routing did not finish), not post-route")
+    return "\n".join(lines)

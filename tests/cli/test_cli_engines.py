@@ -1,0 +1,93 @@
+"""`montu --engine NAME`: the other papers' engines behind the same CLI (ENGINES.md §3).
+
+RSA keys from OpenSSL, results checked by OpenSSL; commands an engine cannot run fail with one
+line that says what it can run; EC keys are refused by RSA-only engines. The simulator backend
+(the RTL backend of each engine is checked against it in tests/hw).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from test_cli_crypto import montu, ok, one_line_error, openssl
+
+pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("engines")
+    (d / "msg").write_bytes(random.Random(2).randbytes(700))
+    for bits in (1024, 2048):
+        ok(openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", f"rsa_keygen_bits:{bits}",
+                   "-out", f"rsa{bits}.pem", cwd=d))
+        ok(openssl("pkey", "-in", f"rsa{bits}.pem", "-pubout", "-out", f"rsa{bits}_pub.pem", cwd=d))
+    ok(openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ec.pem", cwd=d))
+    return d
+
+
+@pytest.mark.parametrize("bits", [1024, 2048])
+def test_yeh_signs_what_openssl_verifies_and_verifies_what_openssl_signs(keys: Path, bits: int) -> None:
+    signed = ok(montu("--engine", "yeh", "sign", "-k", f"rsa{bits}.pem", "-i", "msg",
+                      "-o", f"yeh{bits}.sig", "--stats", cwd=keys))
+    err = signed.stderr.decode()
+    warning = [line for line in err.splitlines() if line.startswith("montu: warning:")]
+    assert len(warning) == 1 and "not constant time" in warning[0], err
+    assert "yeh engine cycles" in err, err
+    assert b"Verified OK" in ok(openssl("dgst", "-sha256", "-verify", f"rsa{bits}_pub.pem",
+                                        "-signature", f"yeh{bits}.sig", "msg", cwd=keys)).stdout
+    ok(openssl("dgst", "-sha256", "-sign", f"rsa{bits}.pem", "-out", f"ossl{bits}.sig", "msg", cwd=keys))
+    verified = ok(montu("--engine", "yeh", "verify", "-k", f"rsa{bits}_pub.pem", "-i", "msg",
+                        "-s", f"ossl{bits}.sig", cwd=keys))
+    assert verified.stdout == b"Verified OK\n"
+    assert b"warning" not in verified.stderr          # a public operation warns of nothing
+    (keys / "bad.sig").write_bytes(bytes(b ^ 1 for b in (keys / f"ossl{bits}.sig").read_bytes()))
+    rejected = montu("--engine", "yeh", "verify", "-k", f"rsa{bits}_pub.pem", "-i", "msg",
+                     "-s", "bad.sig", cwd=keys)
+    assert rejected.returncode == 1 and rejected.stdout == b"Verification failure\n"
+
+
+def test_yeh_decrypts_what_openssl_encrypts(keys: Path) -> None:
+    (keys / "secret").write_bytes(b"the yeh engine decrypts this")
+    ok(openssl("pkeyutl", "-encrypt", "-pubin", "-inkey", "rsa1024_pub.pem", "-in", "secret",
+               "-out", "secret.enc", "-pkeyopt", "rsa_padding_mode:oaep",
+               "-pkeyopt", "rsa_oaep_md:sha256", "-pkeyopt", "rsa_mgf1_md:sha256", cwd=keys))
+    out = ok(montu("--engine", "yeh", "decrypt", "-k", "rsa1024.pem", "-i", "secret.enc", cwd=keys))
+    assert out.stdout == b"the yeh engine decrypts this"
+    ok(montu("--engine", "yeh", "encrypt", "-k", "rsa1024_pub.pem", "-i", "secret", "-o", "mine.enc",
+             cwd=keys))
+    back = ok(openssl("pkeyutl", "-decrypt", "-inkey", "rsa1024.pem", "-in", "mine.enc",
+                      "-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:sha256",
+                      "-pkeyopt", "rsa_mgf1_md:sha256", cwd=keys))
+    assert back.stdout == b"the yeh engine decrypts this"
+
+
+def test_yeh_modexp_and_modmul_in_hex(keys: Path) -> None:
+    n = (1 << 1023) | 0x1234567
+    b, e = 0xABCDEF, (1 << 1023) - 3
+    out = ok(montu("--engine", "yeh", "modexp", f"{b:x}", f"{e:x}", f"{n:x}", "--stats", cwd=keys))
+    assert int(out.stdout, 16) == pow(b, e, n)
+    assert "yeh engine cycles" in out.stderr.decode()
+    out = ok(montu("modmul", "1234", "5678", f"{n:x}", "--engine", "yeh", cwd=keys))
+    assert int(out.stdout, 16) == 0x1234 * 0x5678 % n
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["modinv", "3", "7"], "cannot run modinv; it runs modmul, modexp"),
+    (["derive", "-k", "ec.pem", "--peer", "ec.pem"], "cannot run derive"),
+    (["genkey", "rsa", "--bits", "1024"], "cannot run genkey"),
+    (["sign", "-k", "ec.pem", "-i", "msg"], "EC key; the yeh engine runs RSA only"),
+    (["modexp", "3", "5", "8"], "odd"),
+    (["modmul", "3", "5", "7", "--field", "gf2m"], "GF(p) only"),
+])
+def test_yeh_refuses_with_one_line(keys: Path, argv: list[str], fragment: str) -> None:
+    one_line_error(montu("--engine", "yeh", *argv, cwd=keys), fragment)
+
+
+def test_an_unknown_engine_is_a_usage_error(keys: Path) -> None:
+    result = montu("--engine", "nope", "modexp", "3", "5", "7", cwd=keys)
+    assert result.returncode == 2 and b"invalid choice: 'nope'" in result.stderr

@@ -1,0 +1,31 @@
+"""`montu bench engines` on the simulators: every engine, the same operations, honest gaps."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from montu.benchmarks import engines as bench
+
+
+def test_bench_engines_measures_what_each_engine_supports_and_says_what_it_does_not(tmp_path):
+    out = tmp_path / "engines.json"
+    data = bench.run(backend="sim", out=out)
+    assert json.loads(out.read_text()) == data and out.with_suffix(".txt").is_file()
+    rows = {(r["engine"], r["op"], r["bits"]): r for r in data["rows"]}
+    for (engine, op, bits), row in rows.items():
+        if row["cycles"] is None:
+            assert "not supported" in row["note"], row
+        else:
+            assert row["cycles"] > 0
+            assert row["core_cycles"] is None or 0 < row["core_cycles"] <= row["cycles"]
+            if row["fmax_mhz"] is not None:
+                assert row["time_us"] == round(row["cycles"] / row["fmax_mhz"], 1)
+    # the yeh engine: RSA only; its modexp's core is the golden model's BSR4 count exactly
+    assert rows[("yeh", "kP-prime256v1", 256)]["cycles"] is None
+    assert rows[("yeh", "gf2m-mul", 283)]["cycles"] is None
+    modexp = rows[("yeh", "modexp", 1024)]
+    weight = int(re.search(r"exponent weight (\d+)", modexp["note"]).group(1))
+    assert modexp["core_cycles"] == (1024 + weight) * 513
+    assert all(rows[("bie2021", op, bits)]["cycles"] for op, bits in
+               [("modmul", 1024), ("kP-secp224r1", 224), ("gf2m-mul", 283), ("rsa-private", 2048)])
