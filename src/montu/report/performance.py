@@ -36,7 +36,8 @@ def load_results(directory: Path) -> dict[str, Any]:
     """{name: parsed JSON or None} for unit, rsa, ecc, synth and the pipelined unit's
     unit_pipelined, ecc_pipelined, rsa_pipelined."""
     found: dict[str, Any] = {}
-    for name in ("unit", "rsa", "ecc", "synth", "unit_pipelined", "ecc_pipelined", "rsa_pipelined"):
+    for name in ("unit", "rsa", "ecc", "synth", "unit_pipelined", "ecc_pipelined", "rsa_pipelined",
+                 "engines"):
         path = directory / f"{name}.json"
         if not path.is_file():
             found[name] = None
@@ -109,11 +110,18 @@ def find_run(synth: dict | None, **want: int) -> dict | None:
 
 def unit_runs(synth: dict | None) -> list[dict]:
     """The runs of the whole unit (montu_top), not of one engine on its own."""
-    return [r for r in (synth or {}).get("runs", []) if "top" not in r.get("config", {})]
+    return [r for r in (synth or {}).get("runs", [])
+            if "top" not in r.get("config", {}) and "engine" not in r.get("config", {})]
 
 
 def engine_runs(synth: dict | None) -> list[dict]:
+    """The runs of one of the unit's own engines on its own (montu_mont, montu_inv, ...)."""
     return [r for r in (synth or {}).get("runs", []) if "top" in r.get("config", {})]
+
+
+def paper_engine_runs(synth: dict | None) -> list[dict]:
+    """The runs of the other papers' engines (`montu synth --engine NAME`)."""
+    return [r for r in (synth or {}).get("runs", []) if "engine" in r.get("config", {})]
 
 
 def startmmi_cycles(bits: int, word: int, lanes: int, max_bits: int, num_regs: int = 32,
@@ -738,6 +746,57 @@ requires its "End of script" line.
 """
 
 
+# What each other paper published for its own system, beside our build of it (ENGINES.md §4).
+PAPER_FIGURES = {
+    "yeh": ("0.18 µm CMOS chip, post-layout: 460 MHz, 586 kb/s average 1024-bit RSA, 710k "
+            "transistors, 5.76 mm² (Table V). Its own numbers disagree by about 2 %: 1024 bits × "
+            "460 MHz / 788,994 cycles (its average-cycle model 0.75n² + 2.5n + 2) = 597 kb/s, "
+            "not 586. The chip's area is a whole RSA chip in a custom process; ours is LUTs and "
+            "flip-flops of an ECP5, out of context: compare cycles directly, time only with the "
+            "process in mind."),
+}
+
+
+def engines_section(engines: dict | None, synth: dict | None) -> str:
+    """The other papers' engines beside the unit: `montu bench engines` and their synthesis."""
+    lines = ["## Engines: the five papers side by side", ""]
+    if not engines:
+        return "\n".join(lines + ["No bench/results/engines.json yet: run `montu bench engines`.", ""])
+    lines += [f"`montu bench engines` ({engines.get('backend')} backend): the same operations on "
+              "every engine; cycles of the whole call (loads and reads included) and of the core "
+              "operations alone (the paper's quantity); time at the build's own fmax from "
+              "`montu synth` (* a placement estimate, not post-route). — : not in that paper's "
+              "system.", ""]
+    rows = []
+    for r in engines.get("rows", []):
+        fmax = "—" if r.get("fmax_mhz") is None else (
+            f"{r['fmax_mhz']:.1f}" + ("" if r.get("fmax_stage") in (None, "post-route") else "*"))
+        build = ", ".join(f"{k} {v}" for k, v in (r.get("build") or {}).items())
+        rows.append([r["engine"], r["op"], r["bits"], build or "default",
+                     "—" if r.get("cycles") is None else f"{r['cycles']:,}",
+                     "—" if r.get("core_cycles") is None else f"{r['core_cycles']:,}",
+                     fmax, "—" if r.get("time_us") is None else f"{r['time_us']:,.1f} µs",
+                     r.get("note", "")])
+    lines += [table(["engine", "operation", "bits", "build", "cycles", "core cycles", "fmax MHz",
+                     "time", "note"], rows), ""]
+    built = paper_engine_runs(synth)
+    if built:
+        lines += ["Resources of the engines' builds (`montu synth --engine NAME`, ECP5-85, out of "
+                  "context):", ""]
+        srows = []
+        for r in built:
+            c = r["cells"]
+            params = ", ".join(f"{k} {v}" for k, v in r["config"].items() if k != "engine")
+            srows.append([r["config"]["engine"], params, f"{c.get('LUT4', 0):,}", f"{c.get('CCU2C', 0):,}",
+                          f"{c.get('TRELLIS_FF', 0):,}", c.get("MULT18X18D", 0), c.get("DP16KD", 0),
+                          fmax_text(r)])
+        lines += [table(["engine", "build", "LUT4", "CCU2C", "FF", "MULT18X18D", "DP16KD", "fmax"],
+                        srows), ""]
+    for name, text in PAPER_FIGURES.items():
+        lines += [f"**{name}, as published.** {text}", ""]
+    return "\n".join(lines)
+
+
 def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None) -> str:
     unit, rsa, ecc, synth = (results.get(k) for k in ("unit", "rsa", "ecc", "synth"))
     parts = [
@@ -762,6 +821,7 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
         area_time_section(synth, img, img_rel),
+        engines_section(results.get("engines"), synth),
         references_section(unit, synth),
         REGENERATE,
     ]
