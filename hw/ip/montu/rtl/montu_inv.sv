@@ -7,7 +7,7 @@
 // forty signals without making any part simpler to read.
 //
 // Algorithm (bie2021 Alg. 3 with multi-bit halving; reference model and pass schedule:
-// src/montu/sim/inversion.py, run_inversion). Invariants, over Z (GF(p)) or GF(2)[x] (GF(2^m)):
+// src/montu/backends/sim/inversion.py, run_inversion). Invariants, over Z (GF(p)) or GF(2)[x] (GF(2^m)):
 //     u = A·x + B·y        v = C·x + D·y        start: u = x, v = y, (A, B, C, D) = (1, 0, 0, 1)
 // Each reduction pass picks, in this order of priority,
 //     u even         : (w, a, b) = (u, A, B)             -> result to (u, A, B)

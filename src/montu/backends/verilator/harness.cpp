@@ -1,5 +1,7 @@
 // In-process driver of the Verilated Montu unit (Vmontu_top), called from Python via ctypes
-// (montu/rtl/model.py). Built into a shared library by montu/rtl/build.py.
+// (montu/backends/verilator/model.py). Built into a shared library by
+// montu/backends/verilator/build.py; engine tops with the same ports are built with
+// `--prefix Vmontu_top`, so this one harness drives them all.
 //
 // It plays the command/response protocol of montu_top exactly as a bus master would:
 //   - a command is driven (cmd_valid_i, cmd_insn_i, cmd_data_i) until the posedge where
