@@ -72,7 +72,7 @@ def run_cocotb(core: str, parameters: dict[str, int], build_name: str, test_modu
     toplevel = hw.toplevel(core)
     build_dir = BUILD_ROOT / build_name
     runner = get_runner("verilator")
-    runner.build(sources=[*hw.waivers(hw.UNIT_CORE), *hw.sources(core)], hdl_toplevel=toplevel,
+    runner.build(sources=[*hw.waivers(core), *hw.sources(core)], hdl_toplevel=toplevel,
                  parameters=parameters, build_dir=build_dir, defines=defines or {},
                  build_args=list(build_args), always=False)
     # The runner hands the simulator this process's sys.path as PYTHONPATH.

@@ -14,3 +14,6 @@ from montu.engines.yeh.simulator import ISA, YehSimulator, decode_slots, encode,
 
 __all__ = ["ISA", "YehEngine", "YehError", "YehSimulator", "decode_slots", "encode",
            "exp_multiplications", "open", "params_for_bits"]
+
+# The builds `montu synth --engine yeh` places and routes (the paper's 1024 bits, and 2048).
+SYNTH_BUILDS = ({"NBits": 1024}, {"NBits": 2048})
