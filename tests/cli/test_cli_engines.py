@@ -91,3 +91,18 @@ def test_yeh_refuses_with_one_line(keys: Path, argv: list[str], fragment: str) -
 def test_an_unknown_engine_is_a_usage_error(keys: Path) -> None:
     result = montu("--engine", "nope", "modexp", "3", "5", "7", cwd=keys)
     assert result.returncode == 2 and b"invalid choice: 'nope'" in result.stderr
+
+
+def test_yeh_on_the_rtl_signs_an_openssl_key_and_openssl_verifies(keys: Path) -> None:
+    """The same command on the Verilated yeh_top (NBits = 1024, built once and cached)."""
+    signed = ok(montu("--engine", "yeh", "--backend", "rtl", "sign", "-k", "rsa1024.pem", "-i", "msg",
+                      "-o", "yeh_rtl.sig", "--stats", cwd=keys))
+    assert "(rtl backend" in signed.stderr.decode()
+    assert b"Verified OK" in ok(openssl("dgst", "-sha256", "-verify", "rsa1024_pub.pem",
+                                        "-signature", "yeh_rtl.sig", "msg", cwd=keys)).stdout
+    sim = ok(montu("--engine", "yeh", "sign", "-k", "rsa1024.pem", "-i", "msg", "-o", "yeh_sim.sig",
+                   "--stats", cwd=keys))
+    assert (keys / "yeh_sim.sig").read_bytes() == (keys / "yeh_rtl.sig").read_bytes()
+    cycles = [line.split(": ")[2].split(" yeh")[0] for line in (signed.stderr + sim.stderr).decode().splitlines()
+              if "engine cycles" in line]
+    assert len(cycles) == 2 and cycles[0] == cycles[1]     # the RTL and its model, cycle for cycle
