@@ -27,5 +27,9 @@ def test_bench_engines_measures_what_each_engine_supports_and_says_what_it_does_
     modexp = rows[("yeh", "modexp", 1024)]
     weight = int(re.search(r"exponent weight (\d+)", modexp["note"]).group(1))
     assert modexp["core_cycles"] == (1024 + weight) * 513
+    mean = rows[("yeh", "modexp-mean", 1024)]["spread"]
+    assert mean["samples"] >= 20 and mean["core_min"] <= mean["core_mean"] <= mean["core_max"]
+    assert mean["core_min"] % 513 == 0 and mean["core_max"] % 513 == 0   # whole BSR4s
+    assert rows[("bie2021", "modexp-mean", 1024)]["cycles"] is None      # constant time: no mean
     assert all(rows[("bie2021", op, bits)]["cycles"] for op, bits in
                [("modmul", 1024), ("kP-secp224r1", 224), ("gf2m-mul", 283), ("rsa-private", 2048)])
