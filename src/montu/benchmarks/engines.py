@@ -168,8 +168,9 @@ def _synth_entry(synth: dict, engine: str, build: dict[str, object]) -> dict | N
 
 
 def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None = None) -> dict:
-    """Measure every engine, print the table, write `out` (default bench/results/engines.json)
-    and the same table as .txt."""
+    """Measure every engine (or `engines`), print the table, write `out` (default
+    bench/results/engines.json) and the same table as .txt. With `engines`, the rows of the other
+    engines already in `out` are kept."""
     out = out or results_path("engines")
     synth_path = results_path("synth")
     synth = json.loads(synth_path.read_text()) if synth_path.is_file() else {}
@@ -203,6 +204,11 @@ def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None
                 row.fmax_stage = entry_synth.get("fmax_stage", "post-route")
                 row.time_us = round(row.cycles / row.fmax_mhz, 1)
     report.seconds = round(time.time() - start, 1)
+    if engines and out.is_file():       # a run of some engines keeps the others' rows
+        kept = [Row(**r) for r in json.loads(out.read_text()).get("rows", [])
+                if r.get("engine") not in engines]
+        report.rows = sorted(kept + report.rows, key=lambda r: montu.engines.names().index(r.engine)
+                             if r.engine in montu.engines.names() else len(montu.engines.names()))
     return write_results(out, asdict(report), _table(report))
 
 
