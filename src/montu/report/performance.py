@@ -772,11 +772,13 @@ def engines_section(engines: dict | None, synth: dict | None) -> str:
         fmax = "—" if r.get("fmax_mhz") is None else (
             f"{r['fmax_mhz']:.1f}" + ("" if r.get("fmax_stage") in (None, "post-route") else "*"))
         build = ", ".join(f"{k} {v}" for k, v in (r.get("build") or {}).items())
+        when = "—" if r.get("time_us") is None else f"{r['time_us']:,.1f} µs"
+        if r.get("time_us") and r["op"].startswith("modexp"):
+            when += f" ({r['bits'] / r['time_us'] * 1e3:,.0f} kb/s)"
         rows.append([r["engine"], r["op"], r["bits"], build or "default",
                      "—" if r.get("cycles") is None else f"{r['cycles']:,}",
                      "—" if r.get("core_cycles") is None else f"{r['core_cycles']:,}",
-                     fmax, "—" if r.get("time_us") is None else f"{r['time_us']:,.1f} µs",
-                     r.get("note", "")])
+                     fmax, when, r.get("note", "")])
     lines += [table(["engine", "operation", "bits", "build", "cycles", "core cycles", "fmax MHz",
                      "time", "note"], rows), ""]
     built = paper_engine_runs(synth)

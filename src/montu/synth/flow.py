@@ -114,7 +114,12 @@ def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
         f"read_slang --threads 1 -DSYNTHESIS {generics} --top {top} {' '.join(sources)}",
         f"hierarchy -check -top {top}",
         *premap,
-        f"synth_ecp5 -top {top} -json {workdir}/{TOP}.json",
+        *([f"synth_ecp5 -top {top} -json {workdir}/{TOP}.json"] if not premap else [
+            # engine builds are large: the netlist nextpnr reads keeps no source locations and
+            # no unused net names (a 1024-bit yeh_top's JSON was 1.4 GB with them, too big for
+            # the WebAssembly nextpnr)
+            f"synth_ecp5 -top {top}", "setattr -unset src", "delete t:$scopeinfo",
+            "opt_clean -purge", f"write_json {workdir}/{TOP}.json"]),
         f"tee -q -o {workdir}/stat.json stat -json",
         "",
     ])

@@ -254,6 +254,11 @@ class YehEngine:
         return self._call("mod_exp", n, length, True, body,
                           exp_bsr4s=exp_multiplications(exponent))
 
+    @property
+    def build(self) -> dict[str, int]:
+        """The hardware parameters of this engine (yeh_top's), as `montu synth --engine` names them."""
+        return {"NBits": self.max_bits}
+
     def __repr__(self) -> str:
         return f"<YehEngine backend={self.backend_name} NBits={self.max_bits}>"
 
