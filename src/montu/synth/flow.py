@@ -115,11 +115,13 @@ def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
         f"hierarchy -check -top {top}",
         *premap,
         *([f"synth_ecp5 -top {top} -json {workdir}/{TOP}.json"] if not premap else [
-            # engine builds are large: the netlist nextpnr reads keeps no source locations and
-            # no unused net names (a 1024-bit yeh_top's JSON was 1.4 GB with them, too big for
-            # the WebAssembly nextpnr)
+            # engine builds are large: synth_ecp5's autoname derives each cell's name from its
+            # neighbours', so along a 1024-bit register chain the names grow with the chain
+            # (the 1024-bit yeh_top's netlist was 1.4 GB, too big for the WebAssembly nextpnr).
+            # Every internal cell and wire gets a short enumerated name; ports keep theirs.
             f"synth_ecp5 -top {top}", "setattr -unset src", "delete t:$scopeinfo",
-            "opt_clean -purge", f"write_json {workdir}/{TOP}.json"]),
+            "opt_clean -purge", "rename -hide c:* w:* i:* o:* %u %d",
+            "rename -enumerate c:* w:* i:* o:* %u %d", f"write_json {workdir}/{TOP}.json"]),
         f"tee -q -o {workdir}/stat.json stat -json",
         "",
     ])
