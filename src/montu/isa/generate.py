@@ -36,13 +36,14 @@ def camel(name: str) -> str:
     return "".join(p.capitalize() for p in parts)
 
 
-def render_package(isa: InstructionSet) -> str:
+def _package_head(isa: InstructionSet, package: str) -> list[str]:
+    """The start every generated package shares: the banner, the slots and the opcodes."""
     op = isa.slots["op"]
     lines = [
-        "// GENERATED from src/montu/isa/instructions.yaml by `python3 -m montu.isa.generate`.",
+        f"// GENERATED from src/montu/isa/{isa.source} by `python3 -m montu.isa.generate`.",
         "// Do not edit by hand: change the table and regenerate.",
         "",
-        "package montu_pkg;",
+        f"package {package};",
         "",
         "  // Instruction word slots: [msb:lsb]",
     ]
@@ -54,6 +55,11 @@ def render_package(isa: InstructionSet) -> str:
     for ins in isa.instructions:
         lines.append(f"  localparam logic [{op.width - 1}:0] Op{camel(ins.name)} = {op.width}'h{ins.opcode:02x};"
                      f"  // {ins.name}")
+    return lines
+
+
+def render_package(isa: InstructionSet) -> str:
+    lines = _package_head(isa, "montu_pkg")
     lines += ["", "  // Error codes (rsp_err_o)"]
     for err in isa.errors:
         lines.append(f"  localparam logic [3:0] Err{camel(err.name)} = 4'd{err.code};")
@@ -215,22 +221,7 @@ def render_engine_package(engine: str, isa: InstructionSet) -> str:
     (known opcode, modulus needed, allowed registers) of an engine's table."""
     op = isa.slots["op"]
     reg_width = isa.slots["ra"].width
-    lines = [
-        f"// GENERATED from src/montu/isa/{isa.source} by `python3 -m montu.isa.generate`.",
-        "// Do not edit by hand: change the table and regenerate.",
-        "",
-        f"package {engine}_pkg;",
-        "",
-        "  // Instruction word slots: [msb:lsb]",
-    ]
-    for slot in isa.slots.values():
-        cname = camel(slot.name.upper())
-        lines.append(f"  localparam int unsigned Slot{cname}Msb = {slot.msb};")
-        lines.append(f"  localparam int unsigned Slot{cname}Lsb = {slot.lsb};")
-    lines += ["", "  // Opcodes"]
-    for ins in isa.instructions:
-        lines.append(f"  localparam logic [{op.width - 1}:0] Op{camel(ins.name)} = {op.width}'h{ins.opcode:02x};"
-                     f"  // {ins.name}")
+    lines = _package_head(isa, f"{engine}_pkg")
     lines += ["", "  // Registers (values of the rd/ra/rb slots)"]
     for reg in isa.registers:
         lines.append(f"  localparam logic [{reg_width - 1}:0] {reg_param(reg.name)} = {reg_width}'d{reg.index};"
