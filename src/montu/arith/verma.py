@@ -4,7 +4,7 @@ Modular Multiplication" (GF(p) only).
 The models live in two sibling modules and are re-exported here:
 
 * ``verma_cmmm`` — Algorithms R4CMMM and EWBR4CMMM: one pass reduces the common multiplicand P
-  and returns X ≡ P·R·4^-(h+2t), Y ≡ P·P·4^-(h+2t) (mod n), with Table 2's clock counts.
+  and returns X ≡ P·R·4^-(h+g), Y ≡ P·P·4^-(h+g) (mod n), with Table 2's clock counts.
 * ``verma_exp`` — the Montgomery powering ladder (MPL, Table 5) and the SBME / PBME binary
   exponentiations of Section 2 on those multipliers.
 

@@ -4,14 +4,16 @@ Paper: R. Verma, M. Dutta, R. Vig, "RSA Cryptosystem Based on Early Word Based M
 Modular Multiplication" (Algorithms R4CMMM and EWBR4CMMM, Tables 2 and 5). GF(p) only.
 
 Both algorithms reduce ONE multiplicand P by radix-4 Montgomery steps,
-T[i] = (T[i-1] + q[i]·n) / 4 ≡ P·4^-i (mod n), and feed every T[i] (i = t+1 … h+2t) word by word
+T[i] = (T[i-1] + q[i]·n) / 4 ≡ P·4^-i (mod n), and feed every T[i] (i = g-t+1 … h+g) word by word
 into two accumulators weighted by the radix-4 digits of R and of P, so one pass yields
 
-    X ≡ P·R·4^-(h+2t)  and  Y ≡ P·P·4^-(h+2t)  (mod n).
+    X ≡ P·R·4^-(h+g)  and  Y ≡ P·P·4^-(h+g)  (mod n).
 
 Sizes for a k-bit odd modulus n: g = 1 + ceil(log2(k+1)) (paper), h = ceil(k/2), t = ceil(g/2),
 operands are 2(h+t) bits (h+t radix-4 digits), m = ceil(2(h+t)/w) words of w bits. The paper
-writes k = 2h and g = 2t; for odd k or odd g (e.g. k = 2048 gives g = 13) we round up.
+writes k = 2h and g = 2t; for odd k or odd g (e.g. k = 2048 gives g = 13) the digit counts round
+up (h, t) while the iterations stay the paper's h + g: the first g - t iterations only reduce, so
+for odd g the operands carry one spare bit and the pass is k/2 + g + m + 1 clocks as in Table 3.
 
 Operand range: 0 <= P, R < 2^(2(h+t)) (the paper's "(k+g)-bit numbers"; far more than 2n) and
 the outputs satisfy 0 <= X, Y < 2^(2(h+t)) without any final subtraction (Walter's bound), so they
@@ -20,8 +22,8 @@ feed the next multiplication directly; they are NOT reduced below n (or 2n).
 Cycle model (both designs): word j of reduction iteration i runs in clock i + j (one clock between
 the same word of consecutive iterations: the paper's point), the X/Y accumulation of T[i] word j
 one clock later, plus one clock to load P and clear X, Y (steps 1–2). The last accumulation word
-finishes in clock h+2t+m, so a multiplication takes h + 2t + m + 1 clocks — the paper's Table 2
-formula k/2 + g + m + 1 for EWBR4CMMM when k and g are even.
+finishes in clock h+g+m, so a multiplication takes h + g + m + 1 clocks — the paper's Table 2
+formula k/2 + g + m + 1 for EWBR4CMMM (exactly, when k is even).
 """
 
 from __future__ import annotations
@@ -58,8 +60,17 @@ class CmmmParameters:
 
     @property
     def iterations(self) -> int:
-        """Reduction iterations h + 2t (the Montgomery factor is 4^(h+2t))."""
-        return self.h + 2 * self.t
+        """Reduction iterations h + g (the Montgomery factor is 4^(h+g)).
+
+        The paper's k/2 + g: equal to h + 2t when g is even; when g is odd (k = 2048 gives
+        g = 13) it is one iteration fewer than h + 2t, which is what Table 3's 1081 clocks count.
+        """
+        return self.h + self.g
+
+    @property
+    def pre_iterations(self) -> int:
+        """Reduction-only iterations before the first accumulation: h + g - (h + t) = g - t."""
+        return self.iterations - self.digits
 
 
 def paper_guard_bits(k: int) -> int:
@@ -91,7 +102,7 @@ def cmmm_parameters(n: int, w: int = DEFAULT_WORD_BITS) -> CmmmParameters:
 
 
 def montgomery_factor(n: int) -> int:
-    """F = 4^(h+2t): both multipliers return X ≡ P·R·F^-1 and Y ≡ P·P·F^-1 (mod n)."""
+    """F = 4^(h+g): both multipliers return X ≡ P·R·F^-1 and Y ≡ P·P·F^-1 (mod n)."""
     return 4 ** cmmm_parameters(n).iterations
 
 
@@ -228,7 +239,7 @@ class _Tally:
 
 
 def r4cmmm(p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS) -> tuple[tuple[int, int], Stats]:
-    """Algorithm R4CMMM: ((X, Y), stats) with X ≡ P·R·4^-(h+2t), Y ≡ P·P·4^-(h+2t) (mod n).
+    """Algorithm R4CMMM: ((X, Y), stats) with X ≡ P·R·4^-(h+g), Y ≡ P·P·4^-(h+g) (mod n).
 
     Feed-forward reduction: word j of T[i-1] is held as its low w-2 bits T^j plus two bits
     d[i-1]_(j+1) (the low bits of word j+1 of S[i-1], produced in the same clock by the next PE).
@@ -236,7 +247,7 @@ def r4cmmm(p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS) -> tuple[tuple
         S = T[i-1]^j_(w-3..0) + q[i]·n^j + c_j;  d[i]_j = S_(1..0);
         c_(j+1)·2^w + U = S + d[i-1]_(j+1)·2^(w-2);  T[i]^j = U_(w-1..2).
     The top word's carry-out c_m is its fed-forward pair. Accumulation (steps 11–16) adds
-    r_(h+2t-i)·T[i] and p_(h+2t-i)·T[i] for t+1 <= i <= h+2t, T[i] word j = (d[i]_(j+1), T[i]^j).
+    r_(h+g-i)·T[i] and p_(h+g-i)·T[i] for g-t+1 <= i <= h+g, T[i] word j = (d[i]_(j+1), T[i]^j).
     """
     prm = cmmm_parameters(n, w)
     _check_operands(p, r, prm)
@@ -263,7 +274,7 @@ def r4cmmm(p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS) -> tuple[tuple
         tally.reduction_iterations += 1
         tally.reduction_word_steps += len(new_stored)
         tally.last_clock = max(tally.last_clock, i + len(new_stored) - 1)
-        if i >= prm.t + 1:  # steps 11–16; word j waits for d[i]_(j+1): clock i + j + 1
+        if i >= prm.pre_iterations + 1:  # steps 11–16; word j waits for d[i]_(j+1): clock i + j + 1
             t_words = [low | (top << (w - 2)) for low, top in zip(stored, fed)]
             digit_index = prm.iterations - i
             x_words, y_words = _accumulate_iteration(
@@ -279,15 +290,15 @@ def r4cmmm(p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS) -> tuple[tuple
 def ewbr4cmmm(
     p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS
 ) -> tuple[tuple[int, int], Stats]:
-    """Algorithm EWBR4CMMM: ((X, Y), stats) with X ≡ P·R·4^-(h+2t), Y ≡ P·P·4^-(h+2t) (mod n).
+    """Algorithm EWBR4CMMM: ((X, Y), stats) with X ≡ P·R·4^-(h+g), Y ≡ P·P·4^-(h+g) (mod n).
 
     Early-word reduction (steps 3–21), full w-bit words: PP = q·n^j from the precomputed n, 2n, 3n;
     c_(j+1), S[i]^j = T[i-1]^j + PP^j + c_j (step 16); the two bits that become the top of T[i]^j
     are computed early as d_j = S[i-1]^(j+1)_(3..2) + bt_j + c_(j+1) mod 4, where
     bt_j = PP^(j+1)_(1..0) (S[0]^(j+1)_(1..0) when i = 1), and T[i]^j = (d_j, S[i]^j_(w-1..2))
     (step 19). The accumulation
-    (steps 24–29) runs one iteration behind: for i = t+2 … h+2t+1 it adds r_(h+2t-i+1)·T[i-1] to X
-    and p_(h+2t-i+1)·T[i-1] to Y.
+    (steps 24–29) runs one iteration behind: for i = g-t+2 … h+g+1 it adds r_(h+g-i+1)·T[i-1] to X
+    and p_(h+g-i+1)·T[i-1] to Y.
     """
     prm = cmmm_parameters(n, w)
     _check_operands(p, r, prm)
@@ -315,7 +326,7 @@ def ewbr4cmmm(
             tally.reduction_iterations += 1
             tally.reduction_word_steps += len(new_t)
             tally.last_clock = max(tally.last_clock, i + len(new_t) - 1)
-        if i >= prm.t + 2:  # steps 24–29 on T[i-1], word j beside reduction word j: clock i + j
+        if i >= prm.pre_iterations + 2:  # steps 24–29 on T[i-1], word j beside reduction word j: clock i + j
             digit_index = prm.iterations - i + 1
             x_words, y_words = _accumulate_iteration(
                 x_words, y_words, t_words, r_digits[digit_index], p_digits[digit_index], w

@@ -14,7 +14,7 @@ Three schedules from the paper's Section 2, each returning (base^e mod n, Stats)
   per exponent bit computes both (the paper runs them on two units in parallel).
 
 All three convert in with one multiplication by F^2 mod n and out with one multiplication by 1
-(F = 4^(h+2t), F mod n and F^2 mod n precomputed by the host, like 2n and 3n), then subtract n
+(F = 4^(h+g), F mod n and F^2 mod n precomputed by the host, like 2n and 3n), then subtract n
 once if the result equals n (it is <= n after the multiplication by 1). Cycles are the sum of the
 multiplications' clocks: the unit runs them back to back. With a full-length ladder of k bits,
 MPL takes (k+2)·(k/2+g+m+1) clocks, the paper's Table 5 formula.
