@@ -323,3 +323,18 @@ def test_demo_report_checks_every_model_against_the_oracle() -> None:
     body = "\n".join(lines[1:])
     assert body.count(" ok ") == 5 and "MISMATCH" not in body
     assert "paper Table 2: 1081" in body and "paper Table 5: 2216050" in body
+
+
+def test_trace_shows_every_iteration_of_the_pe_words() -> None:
+    """ewbr4cmmm's trace (what the RTL's PEs are compared with): T[i] ≡ P·4^-i (mod n) after
+    every iteration, and the last X, Y words are the result."""
+    n = odd_modulus(200, random.Random(12))
+    p, r = n - 3, n // 5
+    seen: list[tuple[int, list[int], list[int], list[int]]] = []
+    (x, y), _ = ewbr4cmmm(p, r, n, trace=lambda i, t, xw, yw: seen.append((i, t, xw, yw)))
+    prm = cmmm_parameters(n)
+    assert [i for i, *_ in seen] == list(range(1, prm.iterations + 2))
+    value = lambda words: sum(word << (48 * j) for j, word in enumerate(words))  # noqa: E731
+    for i, t_words, _, _ in seen[:-1]:
+        assert len(t_words) == prm.m and value(t_words) % n == p * pow(4, -i, n) % n
+    assert (value(seen[-1][2]), value(seen[-1][3])) == (x, y)

@@ -28,6 +28,7 @@ formula k/2 + g + m + 1 for EWBR4CMMM (exactly, when k is even).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from montu.arith.stats import Stats
@@ -287,8 +288,11 @@ def r4cmmm(p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS) -> tuple[tuple
     return result, tally.stats(prm.m, paper_cycles_r4cmmm(prm.k, w))
 
 
+Trace = Callable[[int, list[int], list[int], list[int]], None]
+
+
 def ewbr4cmmm(
-    p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS
+    p: int, r: int, n: int, *, w: int = DEFAULT_WORD_BITS, trace: Trace | None = None
 ) -> tuple[tuple[int, int], Stats]:
     """Algorithm EWBR4CMMM: ((X, Y), stats) with X ≡ P·R·4^-(h+g), Y ≡ P·P·4^-(h+g) (mod n).
 
@@ -299,6 +303,10 @@ def ewbr4cmmm(
     (step 19). The accumulation
     (steps 24–29) runs one iteration behind: for i = g-t+2 … h+g+1 it adds r_(h+g-i+1)·T[i-1] to X
     and p_(h+g-i+1)·T[i-1] to Y.
+
+    ``trace(i, t_words, x_words, y_words)``, when given, sees the state after each iteration
+    i = 1 … h+g+1: the m words of T[i] (T[h+g] again for the last) and of X and Y so far — the
+    unreduced intermediate values the hardware's PEs hold, for bit-exact comparisons.
     """
     prm = cmmm_parameters(n, w)
     _check_operands(p, r, prm)
@@ -336,5 +344,7 @@ def ewbr4cmmm(
             tally.last_clock = max(tally.last_clock, i + len(x_words) - 1)
         if i <= prm.iterations:
             t_words, s_prev = new_t, s_words
+        if trace is not None:
+            trace(i, list(t_words), list(x_words), list(y_words))
     result = (_from_words(x_words, w), _from_words(y_words, w))
     return result, tally.stats(m, paper_cycles_ewbr4cmmm(prm.k, w))

@@ -21,7 +21,7 @@ from montu.paths import repo_root
 REPO = repo_root()
 PKG_PATH = REPO / "hw" / "ip" / "montu" / "rtl" / "montu_pkg.sv"
 DOC_PATH = REPO / "docs" / "isa.md"
-ENGINE_TABLES = ("yeh",)   # engines with an instruction table of their own (src/montu/isa/<name>.yaml)
+ENGINE_TABLES = ("yeh", "verma")   # engines with an instruction table of their own (src/montu/isa/<name>.yaml)
 
 
 def engine_package_path(engine: str) -> Path:
