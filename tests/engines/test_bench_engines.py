@@ -31,5 +31,10 @@ def test_bench_engines_measures_what_each_engine_supports_and_says_what_it_does_
     assert mean["samples"] >= 20 and mean["core_min"] <= mean["core_mean"] <= mean["core_max"]
     assert mean["core_min"] % 513 == 0 and mean["core_max"] % 513 == 0   # whole BSR4s
     assert rows[("bie2021", "modexp-mean", 1024)]["cycles"] is None      # constant time: no mean
+    # the verma engine: the paper's fixed-length ladder, (k + 2) passes of k/2 + g + m + 1 clocks
+    assert rows[("verma", "modexp", 1024)]["core_cycles"] == 561_222      # Table 6
+    assert rows[("verma", "modexp-mean", 1024)]["cycles"] is None        # constant time: no mean
+    assert rows[("verma", "modmul", 2048)]["core_cycles"] == 3 * 1081     # three passes (Table 3)
+    assert rows[("verma", "kP-prime256v1", 256)]["cycles"] is None
     assert all(rows[("bie2021", op, bits)]["cycles"] for op, bits in
                [("modmul", 1024), ("kP-secp224r1", 224), ("gf2m-mul", 283), ("rsa-private", 2048)])

@@ -8,8 +8,8 @@ from montu.isa import load
 
 
 def test_the_registry_lists_the_unit_and_refuses_unknown_names():
-    assert montu.engines.names() == ("bie2021", "yeh")
-    with pytest.raises(UnknownEngine, match="unknown engine 'nope': choose one of bie2021, yeh"):
+    assert montu.engines.names() == ("bie2021", "yeh", "verma")
+    with pytest.raises(UnknownEngine, match="unknown engine 'nope': choose one of bie2021, yeh, verma"):
         montu.engines.open("nope")
 
 

@@ -58,6 +58,9 @@ REGISTRY: dict[str, Engine] = {engine.name: engine for engine in (
            "montu_top", "montu.engines.bie2021"),
     Engine("yeh", "Yeh et al., BSR4 radix-4 split Montgomery RSA chip", "montu:ip:yeh", "yeh_top",
            "montu.engines.yeh", commands=RSA_COMMANDS, constant_time=False, fields=("gfp",)),
+    Engine("verma", "Verma et al., EWBR4CMMM on 3m PEs and the Montgomery powering ladder",
+           "montu:ip:verma", "verma_top", "montu.engines.verma", commands=RSA_COMMANDS,
+           fields=("gfp",)),
 )}
 
 
