@@ -754,6 +754,15 @@ PAPER_FIGURES = {
             "not 586. The chip's area is a whole RSA chip in a custom process; ours is LUTs and "
             "flip-flops of an ECP5, out of context: compare cycles directly, time only with the "
             "process in mind."),
+    "verma": ("Xilinx Virtex-5 (xc5vlx155t -3 at 1024 bits, xc5vlx330t -2 at 2048), ISE 12.4 "
+              "synthesis: EWBR4CMMM 1024 bits 66 PEs, 12,134 slice registers, 13,956 LUTs, 66 "
+              "DSP48E, 357.45 MHz, 547 clocks = 1.52 µs (Table 3); MPL 18,283 registers, 16,428 "
+              "LUTs, 354.4 MHz, 561,222 clocks = 1.58 ms (Table 6); 2048 bits 129 PEs, 306.08 MHz, "
+              "1,081 clocks = 3.52 µs; MPL 300.91 MHz, 2,216,050 clocks = 7.36 ms. Virtex-5 has "
+              "6-input LUTs and a 48-bit DSP48E adder per PE; the ECP5 has 4-input LUTs and no "
+              "fused 48-bit adder (ours are carry chains), so compare clocks exactly and time and "
+              "area with the families in mind. Their figures are synthesis estimates, ours "
+              "post-route."),
 }
 
 

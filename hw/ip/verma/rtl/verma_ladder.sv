@@ -1,0 +1,106 @@
+// The Montgomery powering ladder of MPL (Verma et al. §2 and Table 5, MPLCMMM; montu.arith.verma.
+// mpl_powmod with exponent_bits = k): k + 2 EWBR4CMMM passes back to back, whatever E is.
+//
+//   conversion   P <- P, R <- C                 X = P*F mod n: R1          (R0 = O, F mod n)
+//   ladder       for b = E[k-1], ..., E[0]: the common multiplicand is R_b (the paper's extra
+//                2:1 MUX), the multiplier the other one:
+//                   X = R_b * R_(1-b) -> the new R_(1-b),  Y = R_b * R_b -> the new R_b
+//                so after a pass R0 is in Y (b = 0) or in X (b = 1), R1 in the other
+//   final        P <- R0, R <- ONE               X = R0*F^-1 <= n  (then the f = 1 clock)
+//
+// R0 and R1 never leave the XPE/YPE registers between passes; this block only tracks where R0 is
+// (O before the first ladder pass, then X or Y) and drives the load MUXes of each pass. It reads
+// E one bit per pass; the pass count, and so the time, never depends on E.
+module verma_ladder
+  import verma_core_pkg::*;
+#(
+  parameter int unsigned KW   = 11,   // width of k
+  parameter int unsigned PosW = 10    // width of a bit index below k
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            clear_i,
+  input  logic            begin_i,     // MPL accepted: the conversion pass comes first
+  input  logic            pass_end_i,  // the last clock of one of MPL's passes
+  input  logic [KW-1:0]   k_i,
+  input  logic            e_bit_i,     // E[pos_o]
+  output logic [PosW-1:0] pos_o,       // the exponent bit of the current ladder pass
+  output t_src_e          t_src_o,     // the load MUXes for the current pass
+  output r_src_e          r_src_o,
+  output logic            more_o       // another pass follows the current one
+);
+  typedef enum logic [1:0] {PhConv, PhLadder, PhFinal} phase_e;
+  typedef enum logic [1:0] {LocO, LocX, LocY} loc_e;
+
+  phase_e          phase_q, phase_d;
+  loc_e            r0_q, r0_d;         // where R0 is
+  logic [PosW-1:0] pos_q, pos_d;
+
+  function automatic t_src_e t_of(loc_e loc);
+    unique case (loc)
+      LocX:    return TSrcX;
+      LocY:    return TSrcY;
+      default: return TSrcO;
+    endcase
+  endfunction
+
+  function automatic r_src_e r_of(loc_e loc);
+    unique case (loc)
+      LocX:    return RSrcX;
+      LocY:    return RSrcY;
+      default: return RSrcO;
+    endcase
+  endfunction
+
+  // the 2:1 MUX: the common multiplicand R_b and the multiplier R_(1-b)
+  loc_e r1, cm, other;
+  assign r1    = (r0_q == LocX) ? LocY : LocX;
+  assign cm    = e_bit_i ? r1 : r0_q;
+  assign other = e_bit_i ? r0_q : r1;
+
+  always_comb begin
+    unique case (phase_q)
+      PhLadder: begin t_src_o = t_of(cm);   r_src_o = r_of(other); end
+      PhFinal:  begin t_src_o = t_of(r0_q); r_src_o = RSrcOne;     end
+      default:  begin t_src_o = TSrcP;      r_src_o = RSrcC;       end
+    endcase
+  end
+  assign more_o = (phase_q != PhFinal);
+  assign pos_o  = pos_q;
+
+  always_comb begin
+    phase_d = phase_q;
+    r0_d    = r0_q;
+    pos_d   = pos_q;
+    if (clear_i || begin_i) begin
+      phase_d = PhConv;
+      r0_d    = LocO;
+      pos_d   = '0;
+    end else if (pass_end_i) begin
+      unique case (phase_q)
+        PhConv: begin
+          phase_d = PhLadder;
+          pos_d   = PosW'(k_i - KW'(1));
+        end
+        PhLadder: begin
+          r0_d = e_bit_i ? LocX : LocY;
+          if (pos_q == '0) phase_d = PhFinal;
+          else             pos_d   = pos_q - PosW'(1);
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      phase_q <= PhConv;
+      r0_q    <= LocO;
+      pos_q   <= '0;
+    end else begin
+      phase_q <= phase_d;
+      r0_q    <= r0_d;
+      pos_q   <= pos_d;
+    end
+  end
+endmodule
