@@ -107,16 +107,17 @@ def test_an_unknown_engine_is_a_usage_error(keys: Path) -> None:
     assert result.returncode == 2 and b"invalid choice: 'nope'" in result.stderr
 
 
-def test_yeh_on_the_rtl_signs_an_openssl_key_and_openssl_verifies(keys: Path) -> None:
-    """The same command on the Verilated yeh_top (NBits = 1024, built once and cached)."""
-    signed = ok(montu("--engine", "yeh", "--backend", "rtl", "sign", "-k", "rsa1024.pem", "-i", "msg",
-                      "-o", "yeh_rtl.sig", "--stats", cwd=keys))
+@pytest.mark.parametrize("engine", RSA_ENGINES)
+def test_rsa_engine_on_the_rtl_signs_an_openssl_key_and_openssl_verifies(keys: Path, engine: str) -> None:
+    """The same command on the engine's Verilated top (its 1024-bit build, built once and cached)."""
+    signed = ok(montu("--engine", engine, "--backend", "rtl", "sign", "-k", "rsa1024.pem", "-i", "msg",
+                      "-o", f"{engine}_rtl.sig", "--stats", cwd=keys))
     assert "(rtl backend" in signed.stderr.decode()
     assert b"Verified OK" in ok(openssl("dgst", "-sha256", "-verify", "rsa1024_pub.pem",
-                                        "-signature", "yeh_rtl.sig", "msg", cwd=keys)).stdout
-    sim = ok(montu("--engine", "yeh", "sign", "-k", "rsa1024.pem", "-i", "msg", "-o", "yeh_sim.sig",
+                                        "-signature", f"{engine}_rtl.sig", "msg", cwd=keys)).stdout
+    sim = ok(montu("--engine", engine, "sign", "-k", "rsa1024.pem", "-i", "msg", "-o", f"{engine}_sim.sig",
                    "--stats", cwd=keys))
-    assert (keys / "yeh_sim.sig").read_bytes() == (keys / "yeh_rtl.sig").read_bytes()
-    cycles = [line.split(": ")[2].split(" yeh")[0] for line in (signed.stderr + sim.stderr).decode().splitlines()
-              if "engine cycles" in line]
+    assert (keys / f"{engine}_sim.sig").read_bytes() == (keys / f"{engine}_rtl.sig").read_bytes()
+    cycles = [line.split(": ")[2].split(f" {engine}")[0]
+              for line in (signed.stderr + sim.stderr).decode().splitlines() if "engine cycles" in line]
     assert len(cycles) == 2 and cycles[0] == cycles[1]     # the RTL and its model, cycle for cycle
