@@ -184,7 +184,9 @@ def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None
             row = Row(engine=name, op=op, bits=bits)
             report.rows.append(row)
             if not _supports(entry, op):
-                row.note = "not supported by this engine's paper system"
+                row.note = ("constant time: every exponent takes the modexp row's cycles"
+                            if op == "modexp-mean" and entry.constant_time and entry.can("modexp")
+                            else "not supported by this engine's paper system")
                 continue
             engine = montu.engines.open_for_bits(name, bits, backend)
             ok, row.note, whole, *spread = action(engine)
