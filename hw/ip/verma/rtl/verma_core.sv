@@ -17,8 +17,7 @@ module verma_core
   parameter  int unsigned W      = 48,
   parameter  int unsigned M      = 22,
   parameter  int unsigned Digits = 518,
-  parameter  int unsigned CntW   = 10,
-  localparam int unsigned DiW    = (Digits > 1) ? $clog2(Digits) : 1
+  parameter  int unsigned CntW   = 10
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -70,10 +69,9 @@ module verma_core
   // Pass controller and the digit registers
   // -------------------------------------------------------------------------------------------
   logic           red_run, acc_run, ctrl_busy, array_busy;
-  logic [DiW-1:0] digit_idx;
   logic [1:0]     digit_p, digit_r;
 
-  verma_pass_ctrl #(.CntW(CntW), .DiW(DiW)) u_pass (
+  verma_pass_ctrl #(.CntW(CntW)) u_pass (
     .clk_i, .rst_ni,
     .clear_i    (clear_i),
     .start_i    (start_i),
@@ -82,18 +80,17 @@ module verma_core
     .m_i        (m_i),
     .red_run_o  (red_run),
     .acc_run_o  (acc_run),
-    .digit_idx_o(digit_idx),
     .last_o     (last_o),
     .busy_o     (ctrl_busy)
   );
 
-  verma_digit_reg #(.Digits(Digits), .DiW(DiW)) u_digits (
+  verma_digit_reg #(.Digits(Digits), .CntW(CntW)) u_digits (
     .clk_i, .rst_ni,
     .clear_i  (clear_i),
     .load_i   (start_i),
+    .iters_i  (iters_i),
     .p_i      ((2 * Digits)'(p_src)),
     .r_i      (r_src),
-    .idx_i    (digit_idx),
     .digit_p_o(digit_p),
     .digit_r_o(digit_r)
   );

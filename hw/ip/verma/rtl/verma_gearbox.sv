@@ -3,15 +3,22 @@
 // XPEs/YPEs). WR: the one-hot enable of 64-bit word wptr (verma_operand_reg places it) and
 // E_RANGE (the word has bits at or above the register's width: k or 2D). RD: 64-bit word rptr of
 // the selected register (0 above its width).
+// E_RANGE's two masks of word wptr (one for width k, one for 2D) are registers, formed every clock
+// from wptr, k and 2D, which stay put for at least two clocks before a WR is decoded (they change
+// only in a command's last clock): the decode clock only ANDs the data word with one of them.
 module verma_gearbox #(
   parameter int unsigned Width = 1056,    // the flat vectors read (M*W)
   parameter int unsigned Words = 17,      // Wd(K) host words
   parameter int unsigned PtrW  = 5,
   parameter int unsigned LimW  = 11       // width of wr_limit_i
 ) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
   input  logic [PtrW-1:0]  wr_ptr_i,
   input  logic [63:0]      wr_data_i,
-  input  logic [LimW-1:0]  wr_limit_i,     // the register's width in bits (k or 2D)
+  input  logic [LimW-1:0]  wr_limit_k_i,   // the registers' widths in bits: k (N, C, O, E)
+  input  logic [LimW-1:0]  wr_limit_d_i,   // and 2D (P, R)
+  input  logic             wr_sel_d_i,     // the written register is P or R
   output logic [Words-1:0] wr_en_o,        // one-hot: word wr_ptr_i
   output logic             wr_range_o,     // E_RANGE
   input  logic [Width-1:0] rd_flat_i,
@@ -19,15 +26,25 @@ module verma_gearbox #(
   output logic [63:0]      rd_word_o
 );
   // WR: bits 64*wptr + b >= limit must be 0
-  logic [63:0] keep;
-  always_comb begin
+  function automatic logic [63:0] keep_of(logic [PtrW-1:0] ptr, logic [LimW-1:0] limit);
     int unsigned lo;
-    lo = 64 * int'(wr_ptr_i);
-    if (lo >= int'(wr_limit_i))           keep = '0;
-    else if (lo + 64 <= int'(wr_limit_i)) keep = '1;
-    else                                  keep = (64'd1 << (int'(wr_limit_i) - lo)) - 64'd1;
+    lo = 64 * int'(ptr);
+    if (lo >= int'(limit))           return '0;
+    else if (lo + 64 <= int'(limit)) return '1;
+    else                             return (64'd1 << (int'(limit) - lo)) - 64'd1;
+  endfunction
+
+  logic [63:0] keep_k_q, keep_d_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      keep_k_q <= '0;
+      keep_d_q <= '0;
+    end else begin
+      keep_k_q <= keep_of(wr_ptr_i, wr_limit_k_i);
+      keep_d_q <= keep_of(wr_ptr_i, wr_limit_d_i);
+    end
   end
-  assign wr_range_o = |(wr_data_i & ~keep);
+  assign wr_range_o = |(wr_data_i & ~(wr_sel_d_i ? keep_d_q : keep_k_q));
 
   always_comb begin
     wr_en_o = '0;

@@ -11,6 +11,11 @@
 // R0 and R1 never leave the XPE/YPE registers between passes; this block only tracks where R0 is
 // (O before the first ladder pass, then X or Y) and drives the load MUXes of each pass. It reads
 // E one bit per pass; the pass count, and so the time, never depends on E.
+//
+// Nothing wide sits in a pass's load clock: the exponent bit of the next ladder pass is fetched a
+// whole pass ahead (pos_o is the next pass's bit position; e_bit_i = E[pos_o] is registered
+// here), and the load MUX selects t_src_o, r_src_o are registers, computed from the next state
+// in the last clock of the previous pass (or when MPL is accepted).
 module verma_ladder
   import verma_core_pkg::*;
 #(
@@ -24,8 +29,8 @@ module verma_ladder
   input  logic            pass_end_i,  // the last clock of one of MPL's passes
   input  logic [KW-1:0]   k_i,
   input  logic            e_bit_i,     // E[pos_o]
-  output logic [PosW-1:0] pos_o,       // the exponent bit of the current ladder pass
-  output t_src_e          t_src_o,     // the load MUXes for the current pass
+  output logic [PosW-1:0] pos_o,       // the exponent bit of the next ladder pass
+  output t_src_e          t_src_o,     // the load MUXes for the current pass (registers)
   output r_src_e          r_src_o,
   output logic            more_o       // another pass follows the current one
 );
@@ -34,7 +39,12 @@ module verma_ladder
 
   phase_e          phase_q, phase_d;
   loc_e            r0_q, r0_d;         // where R0 is
-  logic [PosW-1:0] pos_q, pos_d;
+  logic [PosW-1:0] pos_q, pos_d;       // the bit position of the next ladder pass
+  logic            bit_q, bit_d;       // the exponent bit of the current ladder pass
+  logic            zero_q, zero_d;     // the current ladder pass is the one of bit 0
+  logic            nbit_q;             // E[pos_q] (one clock behind pos_q)
+  t_src_e          t_src_q, t_src_d;
+  r_src_e          r_src_q, r_src_d;
 
   function automatic t_src_e t_of(loc_e loc);
     unique case (loc)
@@ -52,43 +62,47 @@ module verma_ladder
     endcase
   endfunction
 
-  // the 2:1 MUX: the common multiplicand R_b and the multiplier R_(1-b)
+  // the 2:1 MUX: the common multiplicand R_b and the multiplier R_(1-b), for the next state
   loc_e r1, cm, other;
-  assign r1    = (r0_q == LocX) ? LocY : LocX;
-  assign cm    = e_bit_i ? r1 : r0_q;
-  assign other = e_bit_i ? r0_q : r1;
+  assign r1    = (r0_d == LocX) ? LocY : LocX;
+  assign cm    = bit_d ? r1 : r0_d;
+  assign other = bit_d ? r0_d : r1;
 
   always_comb begin
-    unique case (phase_q)
-      PhLadder: begin t_src_o = t_of(cm);   r_src_o = r_of(other); end
-      PhFinal:  begin t_src_o = t_of(r0_q); r_src_o = RSrcOne;     end
-      default:  begin t_src_o = TSrcP;      r_src_o = RSrcC;       end
+    unique case (phase_d)
+      PhLadder: begin t_src_d = t_of(cm);   r_src_d = r_of(other); end
+      PhFinal:  begin t_src_d = t_of(r0_d); r_src_d = RSrcOne;     end
+      default:  begin t_src_d = TSrcP;      r_src_d = RSrcC;       end
     endcase
   end
-  assign more_o = (phase_q != PhFinal);
-  assign pos_o  = pos_q;
+  assign more_o  = (phase_q != PhFinal);
+  assign pos_o   = pos_q;
+  assign t_src_o = t_src_q;
+  assign r_src_o = r_src_q;
 
   always_comb begin
     phase_d = phase_q;
     r0_d    = r0_q;
     pos_d   = pos_q;
+    bit_d   = bit_q;
+    zero_d  = zero_q;
     if (clear_i || begin_i) begin
       phase_d = PhConv;
       r0_d    = LocO;
-      pos_d   = '0;
+      pos_d   = PosW'(k_i - KW'(1));
+      bit_d   = 1'b0;
+      zero_d  = 1'b0;
     end else if (pass_end_i) begin
-      unique case (phase_q)
-        PhConv: begin
-          phase_d = PhLadder;
-          pos_d   = PosW'(k_i - KW'(1));
-        end
-        PhLadder: begin
-          r0_d = e_bit_i ? LocX : LocY;
-          if (pos_q == '0) phase_d = PhFinal;
-          else             pos_d   = pos_q - PosW'(1);
-        end
-        default: ;
-      endcase
+      if (phase_q == PhLadder) r0_d = bit_q ? LocX : LocY;
+      if ((phase_q == PhConv) || ((phase_q == PhLadder) && !zero_q)) begin
+        // the next pass is the ladder pass of bit pos_q
+        phase_d = PhLadder;
+        bit_d   = nbit_q;
+        zero_d  = (pos_q == '0);
+        pos_d   = pos_q - PosW'(1);
+      end else begin
+        phase_d = PhFinal;
+      end
     end
   end
 
@@ -97,10 +111,20 @@ module verma_ladder
       phase_q <= PhConv;
       r0_q    <= LocO;
       pos_q   <= '0;
+      bit_q   <= 1'b0;
+      zero_q  <= 1'b0;
+      nbit_q  <= 1'b0;
+      t_src_q <= TSrcP;
+      r_src_q <= RSrcC;
     end else begin
       phase_q <= phase_d;
       r0_q    <= r0_d;
       pos_q   <= pos_d;
+      bit_q   <= bit_d;
+      zero_q  <= zero_d;
+      nbit_q  <= e_bit_i;
+      t_src_q <= t_src_d;
+      r_src_q <= r_src_d;
     end
   end
 endmodule

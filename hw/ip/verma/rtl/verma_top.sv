@@ -167,15 +167,12 @@ module verma_top
   logic [M-1:0][WC-1:0] x_words, y_words, twn_words, thn_words;
   logic [WdMax-1:0] wr_en;
   logic             wr_ok, clear_regs;
-  logic [LimW-1:0]  wr_limit;
   logic [MW-1:0]    rd_flat;
   logic [63:0]      rd_word;
 
   assign wr_ok      = dec_ok && (op == OpWr);
   assign clear_regs = (state_q == StClear);
   assign set_len    = clear_regs && (op == OpSetlen);
-  // WR: the register's width, k (N, C, O, E) or 2D (P, R)
-  assign wr_limit   = ((rd == RegP) || (rd == RegR)) ? LimW'(twod) : LimW'(k);
 
   always_comb begin
     unique case (ra)
@@ -191,14 +188,17 @@ module verma_top
   end
 
   verma_gearbox #(.Width(MW), .Words(WdMax), .PtrW(PtrW), .LimW(LimW)) u_gearbox (
-    .wr_ptr_i  (wptr_q),
-    .wr_data_i (data_q),
-    .wr_limit_i(wr_limit),
-    .wr_en_o   (wr_en),
-    .wr_range_o(wr_range),
-    .rd_flat_i (rd_flat),
-    .rd_ptr_i  (rptr_q),
-    .rd_word_o (rd_word)
+    .clk_i, .rst_ni,
+    .wr_ptr_i    (wptr_q),
+    .wr_data_i   (data_q),
+    .wr_limit_k_i(LimW'(k)),                       // WR: the register's width, k (N, C, O, E)
+    .wr_limit_d_i(LimW'(twod)),                    // or 2D (P, R)
+    .wr_sel_d_i  ((rd == RegP) || (rd == RegR)),
+    .wr_en_o     (wr_en),
+    .wr_range_o  (wr_range),
+    .rd_flat_i   (rd_flat),
+    .rd_ptr_i    (rptr_q),
+    .rd_word_o   (rd_word)
   );
 
   verma_operand_reg #(.Width(KC), .Words(WdMax)) u_n (
@@ -220,12 +220,20 @@ module verma_top
     .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegR) ? wr_en : '0),
     .data_i(data_q), .q_o(r_q));
 
-  // SETMOD's check: N is odd and bit k-1 is set (N has no bits at or above k)
+  // SETMOD's check: N is odd and bit k-1 is set (N has no bits at or above k). N[k-1] is a
+  // register, sampled every clock (k and N stay put for at least two clocks before any decode:
+  // SETLEN and WR write them in their last clock, then come StResp and StIdle), so the K:1 MUX
+  // is not on the decode path. The ladder registers E[e_pos] the same way, a pass ahead.
   // (k - 1 and the ladder's bit index are below K: IdxW bits index the K-bit registers)
   logic [IdxW-1:0] e_pos;
-  logic            e_bit;
-  assign n_bad = !n_q[0] || !n_q[IdxW'(k - KW'(1))];
+  logic            e_bit, ntop_q;
+  assign n_bad = !n_q[0] || !ntop_q;
   assign e_bit = e_q[e_pos];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ntop_q <= 1'b0;
+    else         ntop_q <= n_q[IdxW'(k - KW'(1))];
+  end
 
   // ---------------------------------------------------------------------------------------
   // 2n, 3n; the ladder; the EWBR4CMMM core
@@ -279,8 +287,26 @@ module verma_top
       default: insn_r_src = RSrcR;
     endcase
   end
-  assign t_src = is_mpl ? ladder_t_src : insn_t_src;
-  assign r_src = is_mpl ? ladder_r_src : insn_r_src;
+  // The load MUX selects of a pass: registers one LUT away from the ~2,100 MUXes they drive.
+  // CMMM's come from the instruction, registered in StDec (StLoad follows it); MPL's are the
+  // ladder's registers.
+  logic   sel_mpl_q;
+  t_src_e insn_t_src_q;
+  r_src_e insn_r_src_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sel_mpl_q    <= 1'b0;
+      insn_t_src_q <= TSrcP;
+      insn_r_src_q <= RSrcR;
+    end else begin
+      sel_mpl_q    <= is_mpl;
+      insn_t_src_q <= insn_t_src;
+      insn_r_src_q <= insn_r_src;
+    end
+  end
+  assign t_src = sel_mpl_q ? ladder_t_src : insn_t_src_q;
+  assign r_src = sel_mpl_q ? ladder_r_src : insn_r_src_q;
 
   logic [M-1:0][WC-1:0] t_words;
 
