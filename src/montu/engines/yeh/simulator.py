@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from montu.arith.yeh import Bsr4Run
+from montu.isa import encoding
 from montu.isa.encoding import Command, Response
 from montu.isa.table import Instruction, InstructionSet, evaluate_formula, load_engine
 
@@ -48,25 +49,12 @@ def encode(name: str, *, rd: int | str = 0, ra: int | str = 0, rb: int | str = 0
            imm: int = 0) -> int:
     """The yeh instruction word of `name` (from yeh.yaml); register slots take an index or a
     register name ("N", "C", "M", "E", "X", "ONE"); unused slots stay 0."""
-    ins = ISA.by_name[name]
-    values = {"op": ins.opcode, "rd": rd, "ra": ra, "rb": rb, "f": f, "imm": imm}
-    word = 0
-    for slot_name, value in values.items():
-        if isinstance(value, str):
-            if value not in REG:
-                raise ValueError(f"{name}: unknown register {value!r} in {slot_name} "
-                                 f"(registers: {', '.join(REG)})")
-            value = REG[value]
-        slot = ISA.slots[slot_name]
-        if not 0 <= value < (1 << slot.width):
-            raise ValueError(f"{name}: {slot_name}={value} does not fit the {slot.width}-bit slot")
-        word |= value << slot.lsb
-    return word
+    return encoding.encode(name, rd=rd, ra=ra, rb=rb, f=f, imm=imm, isa=ISA)
 
 
 def decode_slots(insn: int) -> dict[str, int]:
     """Split a yeh instruction word into its slots (op, rd, ra, rb, f, imm)."""
-    return {s.name: (insn >> s.lsb) & ((1 << s.width) - 1) for s in ISA.slots.values()}
+    return encoding.decode_slots(insn, ISA)
 
 
 def exp_multiplications(exponent: int) -> int:
