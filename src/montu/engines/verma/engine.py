@@ -18,16 +18,13 @@ from collections.abc import Sequence
 
 from montu.arith.field import Field
 from montu.errors import ModulusError, MontuError
+from montu.engines.shell import CommandShell
 from montu.isa.encoding import Response
 from montu.engines.verma.simulator import (DEFAULT_K, DEFAULT_W, ISA, WORD_BITS, WORD_MASK, Sizes,
                                            VermaSimulator, encode, mpl_passes, sizes)
 
 BACKENDS = ("sim", "rtl")
 ERROR_NAME = {e.code: e.name for e in ISA.errors}
-ERROR_DOC = {e.code: e.doc for e in ISA.errors}
-_OP_SHIFT = ISA.slots["op"].lsb
-_CMMM_OPCODE = ISA.by_name["CMMM"].opcode
-_MPL_OPCODE = ISA.by_name["MPL"].opcode
 
 
 class VermaError(MontuError, ValueError):
@@ -47,7 +44,7 @@ class VermaModulusError(VermaError, ModulusError):
     """The host refused a modulus the verma engine cannot use (even, < 3, or longer than K)."""
 
 
-class VermaEngine:
+class VermaEngine(CommandShell):
     """Verma et al.'s EWBR4CMMM engine with the Montgomery powering ladder, GF(p) only.
 
     A k-bit odd modulus n (2 <= k <= K, `max_bits`) runs at the engine's length k: operands of
@@ -65,6 +62,9 @@ class VermaEngine:
     included; `core_cycles` = the passes alone, (I + m + 1) clocks each, the paper's figure:
     547 per pass and (k + 2)·547 = 561,222 per 1024-bit MPL. `total_cycles` never resets.
     """
+
+    ISA = ISA
+    error_class = VermaError
 
     name = "verma"
 
@@ -93,56 +93,6 @@ class VermaEngine:
         self._forget()
 
     # ------------------------------------------------------------ low level
-    def send(self, name: str, *, data: int = 0, **slots: int | str) -> Response:
-        """Send one command (registers by name or index) and return the response as it is.
-        A call of its own: last_cycles = its cycles, core_cycles = 0 (the host does not track
-        what it changes, so the next API call reloads k, N and the constants)."""
-        self._begin()
-        self._forget()
-        return self._send([(encode(name, **slots), data)], name, check=False)[0]
-
-    def run(self, name: str, *, data: int = 0, **slots: int | str) -> Response:
-        """`send`, raising VermaError naming the error if the engine reports one."""
-        self._begin()
-        self._forget()
-        return self._send([(encode(name, **slots), data)], name)[0]
-
-    def _send(self, commands: Sequence[tuple[int, int]], what: str, *, check: bool = True,
-              pass_cycles: int = 0, ladder_passes: int = 0) -> list[Response]:
-        """Send a batch; add its cycles (and its core cycles: `pass_cycles` per CMMM, MPL runs
-        `ladder_passes` passes) to this call's counters; raise VermaError at the first error
-        (after forgetting the cached engine state: the erring command changed nothing, but the
-        rest of the batch ran)."""
-        try:
-            responses = self.backend.execute_many(commands)
-        except BaseException:
-            self._forget()
-            raise
-        spent = sum(r.cycles for r in responses)
-        self.last_cycles += spent
-        self.total_cycles += spent
-        for (insn, _), rsp in zip(commands, responses):
-            opcode = insn >> _OP_SHIFT
-            if not rsp.err and opcode == _CMMM_OPCODE:
-                self.core_cycles += pass_cycles
-            elif not rsp.err and opcode == _MPL_OPCODE:
-                self.core_cycles += ladder_passes * pass_cycles
-        for (insn, _), rsp in zip(commands, responses):
-            if rsp.err:
-                self._forget()
-                if check:
-                    op = ISA.by_opcode.get(insn >> _OP_SHIFT)
-                    raise VermaError(f"verma engine rejected {op.name if op else hex(insn)} in "
-                                     f"{what}: {ERROR_NAME.get(rsp.err, rsp.err)} "
-                                     f"({ERROR_DOC.get(rsp.err, 'unknown error code')})",
-                                     code=rsp.err)
-                break
-        return responses
-
-    def _begin(self) -> None:
-        self.last_cycles = 0
-        self.core_cycles = 0
-
     # ------------------------------------------------------------ validation
     def sizes_for(self, n: int) -> Sizes:
         """The engine's sizes (k, g, h, t, D, I, m, Wd) for modulus n: k = n.bit_length();
@@ -209,8 +159,8 @@ class VermaEngine:
         commands += body
         for reg in reads:
             commands += self._read(reg, s)
-        responses = self._send(commands, what, pass_cycles=s.pass_cycles,
-                               ladder_passes=mpl_passes(s.k))
+        responses = self._send(commands, what, core={"CMMM": s.pass_cycles,
+                                                     "MPL": mpl_passes(s.k) * s.pass_cycles})
         self._loaded_k, self._loaded_modulus, self._constants = s.k, n, held
         out = responses[len(responses) - len(reads) * s.Wd:]
         return [self._value(out[i * s.Wd:(i + 1) * s.Wd]) for i in range(len(reads))]

@@ -17,16 +17,13 @@ from collections.abc import Sequence
 from montu.arith import yeh
 from montu.arith.field import Field
 from montu.errors import ModulusError, MontuError
+from montu.engines.shell import CommandShell
 from montu.isa.encoding import Response
 from montu.engines.yeh.simulator import (ISA, WORD_BITS, WORD_MASK, XL_FLAG, YehSimulator, encode,
                                          exp_multiplications)
 
 BACKENDS = ("sim", "rtl")
 ERROR_NAME = {e.code: e.name for e in ISA.errors}
-ERROR_DOC = {e.code: e.doc for e in ISA.errors}
-_OP_SHIFT = ISA.slots["op"].lsb
-_BSR4_OPCODE = ISA.by_name["BSR4"].opcode
-_EXP_OPCODE = ISA.by_name["EXP"].opcode
 
 
 class YehError(MontuError, ValueError):
@@ -42,7 +39,7 @@ class YehError(MontuError, ValueError):
         self.error = None if code is None else ERROR_NAME.get(code, f"error code {code}")
 
 
-class YehEngine:
+class YehEngine(CommandShell):
     """Yeh et al.'s radix-4 split Montgomery (BSR4) engine, GF(p) only.
 
     Operands are L bits wide with L = montu.arith.yeh.datapath_width(n) = 2·ceil(k/2) for a
@@ -60,6 +57,9 @@ class YehEngine:
     included; `core_cycles` = the BSR4 core alone, (number of BSR4s)·(L/2 + 1) — for mod_exp
     this equals montu.arith.yeh.mod_exp's Stats.cycles. `total_cycles` never resets.
     """
+
+    ISA = ISA
+    error_class = YehError
 
     name = "yeh"
 
@@ -87,56 +87,6 @@ class YehEngine:
         self._forget()
 
     # ------------------------------------------------------------ low level
-    def send(self, name: str, *, data: int = 0, **slots: int | str) -> Response:
-        """Send one command (registers by name or index) and return the response as it is.
-        A call of its own: last_cycles = its cycles, core_cycles = 0 (the host does not track
-        what it changes, so the next API call reloads L, N and C)."""
-        self._begin()
-        self._forget()
-        return self._send([(encode(name, **slots), data)], name, check=False)[0]
-
-    def run(self, name: str, *, data: int = 0, **slots: int | str) -> Response:
-        """`send`, raising YehError naming the error if the engine reports one."""
-        self._begin()
-        self._forget()
-        return self._send([(encode(name, **slots), data)], name)[0]
-
-    def _send(self, commands: Sequence[tuple[int, int]], what: str, *, check: bool = True,
-              core_per_bsr4: int = 0, exp_bsr4s: int = 0) -> list[Response]:
-        """Send a batch; add its cycles (and its BSR4 core cycles: `core_per_bsr4` each, EXP
-        runs `exp_bsr4s`) to this call's counters; raise YehError at the first error (after
-        forgetting the cached engine state: the erring command changed nothing, but the rest
-        of the batch ran)."""
-        try:
-            responses = self.backend.execute_many(commands)
-        except BaseException:
-            self._forget()
-            raise
-        spent = sum(r.cycles for r in responses)
-        self.last_cycles += spent
-        self.total_cycles += spent
-        for (insn, _), rsp in zip(commands, responses):
-            opcode = insn >> _OP_SHIFT
-            if not rsp.err and opcode == _BSR4_OPCODE:
-                self.core_cycles += core_per_bsr4
-            elif not rsp.err and opcode == _EXP_OPCODE:
-                self.core_cycles += exp_bsr4s * core_per_bsr4
-        for (insn, _), rsp in zip(commands, responses):
-            if rsp.err:
-                self._forget()
-                if check:
-                    op = ISA.by_opcode.get(insn >> _OP_SHIFT)
-                    raise YehError(f"yeh engine rejected {op.name if op else hex(insn)} in "
-                                   f"{what}: {ERROR_NAME.get(rsp.err, rsp.err)} "
-                                   f"({ERROR_DOC.get(rsp.err, 'unknown error code')})",
-                                   code=rsp.err)
-                break
-        return responses
-
-    def _begin(self) -> None:
-        self.last_cycles = 0
-        self.core_cycles = 0
-
     # ------------------------------------------------------------ validation
     def length_for(self, n: int) -> int:
         """The operand length L this engine uses for modulus n: datapath_width(n) = 2·ceil(k/2)
@@ -194,8 +144,8 @@ class YehEngine:
         """Load what the modulus needs, run `body`, read X back; X's value."""
         self.length = length
         commands = self._load_modulus(n, length, constant) + body + self._read_x(length)
-        responses = self._send(commands, what, core_per_bsr4=length // 2 + 1,
-                               exp_bsr4s=exp_bsr4s)
+        responses = self._send(commands, what, core={"BSR4": length // 2 + 1,
+                                                     "EXP": exp_bsr4s * (length // 2 + 1)})
         keep_constant = self._loaded_modulus == n and self._constant_loaded
         self._loaded_length, self._loaded_modulus = length, n
         self._constant_loaded = constant or keep_constant
