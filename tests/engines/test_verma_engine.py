@@ -21,7 +21,6 @@ from montu.engines.verma import (ISA, VermaEngine, VermaError, VermaModulusError
 from montu.errors import ModulusError, MontuError
 
 FAST = settings(max_examples=100, deadline=None)
-REGISTERED = "verma" in montu.engines.names()
 
 
 def cycles(name: str, k: int, w: int = 48, f: int = 0) -> int:
@@ -60,7 +59,6 @@ def test_open_builds_a_simulator_engine() -> None:
     assert small.build == {"K": 200, "W": 64} and small.backend.k == 200
 
 
-@pytest.mark.skipif(not REGISTERED, reason="the registry line for verma is not there yet")
 def test_the_registry_opens_verma_on_the_simulator() -> None:
     entry = montu.engines.get("verma")
     assert (entry.core, entry.top, entry.adapter) == ("montu:ip:verma", "verma_top",

@@ -14,6 +14,7 @@ A subclass provides `backend` (a simulator or an RtlModel: `execute_many`) and `
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -21,7 +22,7 @@ from montu.isa.encoding import Response, encode
 from montu.isa.table import InstructionSet
 
 
-class CommandShell:
+class CommandShell(ABC):
     """Sending commands to an engine's shell and counting a call's cycles."""
 
     ISA: ClassVar[InstructionSet]
@@ -33,8 +34,9 @@ class CommandShell:
     core_cycles: int
     total_cycles: int
 
-    def _forget(self) -> None:  # pragma: no cover - every engine defines it
-        raise NotImplementedError
+    @abstractmethod
+    def _forget(self) -> None:
+        """Drop what the host believes the engine holds (the next call reloads it)."""
 
     def send(self, name: str, *, data: int = 0, **slots: int | str) -> Response:
         """Send one command (registers by name or index) and return the response as it is.
