@@ -18,6 +18,7 @@ from montu.arith.cilardo import (
     fios_r_exponent,
     fios_rows,
     fios_word_count,
+    fios_correct,
     fsel_of,
     mont_mul_fios,
     mont_mul_radix4,
@@ -372,3 +373,69 @@ def test_demo_report():
     assert not any("MISMATCH" in line for line in lines)
     assert any("1122 clocks" in line for line in lines)
     assert any("45 clocks" in line for line in lines)
+
+
+# ---------------------------------------------------------------- the paper's mode (no guard bits)
+
+def _paper_words(n: int, word_bits: int) -> int:
+    return fios_word_count(n, field=GFP, word_bits=word_bits, guard=False)
+
+
+def test_paper_mode_word_counts_are_the_papers_table():
+    """§6: m = ⌈bits/64⌉ gives 27 / 36 / 36 / 45 / 90 clocks at 192 / 224 / 256 / 283 / 521."""
+    clocks = [pipeline_schedule(_paper_words((1 << bits) - 1, 64)).cycles
+              for bits in (192, 224, 256, 283, 521)]
+    assert clocks == [27, 36, 36, 45, 90]
+    guarded = [pipeline_schedule(fios_word_count((1 << bits) - 1, field=GFP)).cycles
+               for bits in (192, 224, 256, 283, 521)]
+    assert guarded == [36, 36, 45, 45, 90]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([4, 8, 16]), st.integers(1, 3), st.data())
+def test_paper_mode_any_operands_congruent_and_bounded(word_bits, words, data):
+    """words=m takes any m-word operands, top bits set included (the last row's extra PPG digit
+    makes B unsigned); P ≡ a·b·R^-1 and P ∈ [−2R, 4R) (the hardware's top word: w + 3 bits)."""
+    r = 1 << (word_bits * words)
+    n = data.draw(st.integers(3, r - 1).filter(lambda v: v % 2))
+    a = data.draw(st.one_of(st.integers(0, r - 1), st.just(r - 1)))
+    b = data.draw(st.one_of(st.integers(0, r - 1), st.just(r - 1)))
+    rows = fios_rows(a, b, n, field=GFP, word_bits=word_bits, words=words)
+    p = rows[-1].p
+    assert (p - a * b * pow(r, -1, n)) % n == 0
+    assert all(-2 * r <= row.p < 4 * r for row in rows)
+    assert sum(row.b_word << (word_bits * j) for j, row in enumerate(rows)) == b
+    if a < n and b < n:
+        assert -n < 3 * p < 5 * n
+        assert 0 <= fios_correct(p, n, field=GFP) < n
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([4, 8, 16]), st.integers(1, 3), st.data())
+def test_paper_mode_gf2m_any_operands(word_bits, words, data):
+    r_bits = word_bits * words
+    n = data.draw(st.integers(3, (1 << r_bits) - 1).filter(lambda v: v % 2))
+    a = data.draw(st.integers(0, (1 << r_bits) - 1))
+    b = data.draw(st.integers(0, (1 << r_bits) - 1))
+    p = fios_rows(a, b, n, field=GF2M, word_bits=word_bits, words=words)[-1].p
+    assert 0 <= p < 1 << r_bits
+    assert gf2m.mulmod(p, gf2m.reduce(1 << r_bits, n), n) == gf2m.mulmod(a, b, n)
+    assert fios_correct(p, n, field=GF2M) == p
+
+
+def test_paper_mode_real_sizes_top_bit_set():
+    rng = random.Random(7)
+    for bits in (192, 256, 521, 2048):
+        n = rng.getrandbits(bits) | 1 | 1 << (bits - 1)
+        m = _paper_words(n, 64)
+        r = 1 << (64 * m)
+        a, b = n - 1, n - 2
+        z, stats = mont_mul_fios(a, b, n, field=GFP, words=m)
+        assert z % n == a * b * pow(r, -1, n) % n and stats.counts["words"] == m
+
+
+def test_paper_mode_words_validated():
+    with pytest.raises(ValueError, match="cannot hold"):
+        fios_rows(1, 1, (1 << 64) + 1, field=GFP, words=1)
+    with pytest.raises(ValueError, match="at most 1 words"):
+        fios_rows(1 << 64, 1, 43, field=GFP, words=1)

@@ -23,6 +23,7 @@ from montu.arith.cilardo_fios import (
     PIPELINE_STAGES,
     FiosRow,
     PipelineSchedule,
+    fios_correct,
     fios_r_exponent,
     fios_rows,
     fios_word_count,
@@ -50,7 +51,8 @@ __all__ = [
     "INTEGER_MODE", "POLYNOMIAL_MODE", "PAPER_GFN_CLOCKS", "PAPER_WORD_BITS", "PIPELINE_STAGES",
     "booth_digit", "booth_digits", "montgomery_digit", "recoded_multiple", "fsel_of",
     "radix4_digit_count", "radix4_r_exponent", "radix4_steps", "mont_mul_radix4",
-    "fios_word_count", "fios_r_exponent", "fios_rows", "mont_mul_fios", "pipeline_schedule",
+    "fios_word_count", "fios_r_exponent", "fios_correct", "fios_rows", "mont_mul_fios",
+    "pipeline_schedule",
     "demo_report",
 ]
 

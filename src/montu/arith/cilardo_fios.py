@@ -66,12 +66,17 @@ class PipelineSchedule:
     last_word_out: int
 
 
-def fios_word_count(n: int, *, field: Field, word_bits: int = PAPER_WORD_BITS) -> int:
-    """m, the number of w-bit words: GF(N) needs 2^{m·w} > 4N (Alg. 2: m·w ≥ 2 + ⌈log2 N⌉);
-    GF(2^n) needs m·w ≥ deg N + 1 so that operands of degree ≤ deg N fit."""
+def fios_word_count(n: int, *, field: Field, word_bits: int = PAPER_WORD_BITS,
+                    guard: bool = True) -> int:
+    """m, the number of w-bit words.
+
+    guard=True (Alg. 2's mode): GF(N) needs 2^{m·w} > 4N (m·w ≥ 2 + ⌈log2 N⌉), so that inputs
+    and outputs below 2N close; GF(2^n) needs m·w ≥ deg N + 1 so that operands of degree
+    ≤ deg N fit. guard=False (the paper's table, §6): m = ⌈bits/w⌉, no guard bits; the result
+    then needs a final correction (``fios_rows(words=...)``)."""
     _check_word_bits(word_bits)
-    needed_bits = n.bit_length() + (2 if Field(field) == Field.GFP else 0)
-    return -(-needed_bits // word_bits)
+    guard_bits = 2 if guard and Field(field) == Field.GFP else 0
+    return -(-(n.bit_length() + guard_bits) // word_bits)
 
 
 def fios_r_exponent(n: int, *, field: Field, word_bits: int = PAPER_WORD_BITS) -> int:
@@ -113,7 +118,7 @@ def _check_word_bits(word_bits: int) -> None:
 
 
 def _word_sum(p_word: int, carry: int, a_word: int, n_word: int, b_digits: list[Digit],
-              q_digits: list[Digit] | None, fsel: int) -> tuple[int, list[Digit]]:
+              q_digits: list[Digit] | None, fsel: int, q_count: int) -> tuple[int, list[Digit]]:
     """The word unit: S = P_i + C + Σ_t (AA_t + NN_t)·4^t over the row's w/2 digit positions.
 
     With ``q_digits`` None (first word of a row) the MMG at position t reads bits 2t+1, 2t of
@@ -124,6 +129,8 @@ def _word_sum(p_word: int, carry: int, a_word: int, n_word: int, b_digits: list[
     generated: list[Digit] = []
     for t, b_digit in enumerate(b_digits):
         total = add(total, recoded_multiple(a_word, b_digit, fsel) << (2 * t), fsel)
+        if t == q_count:
+            break  # the last row's extra PPG digit: no modulus multiple at its position
         if q_digits is None:
             sp = ((total >> (2 * t + 1)) & 1, (total >> (2 * t)) & 1, n1)
             q_digit = montgomery_digit(sp, fsel)
@@ -147,16 +154,24 @@ def _join_words(words: list[int], word_bits: int) -> int:
 
 def _recoded_row(p: list[int], a_words: list[int], n_words: list[int], b: int, row: int,
                  word_bits: int, fsel: int) -> tuple[int, int]:
-    """One row of Alg. 2 on the recoded word unit; updates p in place, returns (B̃_j, Q̃_j)."""
+    """One row of Alg. 2 on the recoded word unit; updates p in place, returns (B̃_j, Q̃_j).
+
+    The last row also drives the word unit's (⌊w/2⌋+1)-th PPG, whose digit reads
+    (0, 0, b_{m·w-1}): the Booth digits of the m words stand for B − b_{m·w-1}·2^{m·w}, and this
+    digit (0 or 1, weight 2^w in the row) adds the missing b_{m·w-1}·2^{m·w}, so B is unsigned
+    even when its top bit is set (the paper's mode, no guard bits). In GF(2^n) the digit is 0.
+    """
     half = word_bits // 2
     mask = (1 << word_bits) - 1
-    b_digits = booth_digits(b, row * half, half, fsel)
-    total, q_digits = _word_sum(p[0], 0, a_words[0], n_words[0], b_digits, None, fsel)
+    last = row == len(a_words) - 1
+    b_digits = booth_digits(b, row * half, half + (1 if last else 0), fsel)
+    total, q_digits = _word_sum(p[0], 0, a_words[0], n_words[0], b_digits, None, fsel, half)
     if total & mask:
         raise AssertionError("the MMG digits failed to clear the first word")  # pragma: no cover
     carry = total >> word_bits
     for i in range(1, len(a_words)):
-        total, _ = _word_sum(p[i], carry, a_words[i], n_words[i], b_digits, q_digits, fsel)
+        total, _ = _word_sum(p[i], carry, a_words[i], n_words[i], b_digits, q_digits, fsel,
+                            half)
         p[i - 1] = total & mask
         carry = total >> word_bits
     p[-1] = carry
@@ -188,18 +203,29 @@ def _n_tilde0(n: int, word_bits: int, fsel: int) -> int:
 
 
 def fios_rows(a: int, b: int, n: int, *, field: Field, word_bits: int = PAPER_WORD_BITS,
-              recoded: bool = True) -> list[FiosRow]:
+              recoded: bool = True, words: int | None = None) -> list[FiosRow]:
     """Run Alg. 2 row by row; the last row's P ≡ a·b·R^{-1} (R = 2^{m·w} or x^{m·w}).
 
     recoded=True: the paper's word unit (Booth digits of B_j, MMG-generated digits of Q_j).
     recoded=False: Alg. 2 as printed, Q_j = (P_0 + B_j·A_0)·Ñ_0 mod 2^w.
+    words=None: m = fios_word_count(n) (Alg. 2's mode) and operands in the algorithm's domain
+    (below 2N; degree ≤ deg N). words=m: any m with N < 2^{m·w} (the paper's mode is
+    m = ⌈bits/w⌉), and any operands of m words; P then lies in (−N/3, 2^{m·w} + 2N/3) in GF(N)
+    (in (−N/3, 5N/3) for operands below N) and needs a final correction.
     """
     require_montgomery_modulus(n, field)
     _check_word_bits(word_bits)
-    require_operand(a, n, field, "a")
-    require_operand(b, n, field, "b")
     fsel = fsel_of(field)
-    words = fios_word_count(n, field=field, word_bits=word_bits)
+    if words is None:
+        require_operand(a, n, field, "a")
+        require_operand(b, n, field, "b")
+        words = fios_word_count(n, field=field, word_bits=word_bits)
+    else:
+        _require_words(words, n, word_bits)
+        for name, x in (("a", a), ("b", b)):
+            if not 0 <= x < 1 << (words * word_bits):
+                raise ValueError(f"operand {name} must be a non-negative value of at most "
+                                 f"{words} words of {word_bits} bits")
     mask = (1 << word_bits) - 1
     a_words = [(a >> (word_bits * i)) & mask for i in range(words)]
     n_words = [(n >> (word_bits * i)) & mask for i in range(words)]
@@ -216,8 +242,24 @@ def fios_rows(a: int, b: int, n: int, *, field: Field, word_bits: int = PAPER_WO
     return rows
 
 
+def _require_words(words: int, n: int, word_bits: int) -> None:
+    if not isinstance(words, int) or words < 1 or n.bit_length() > words * word_bits:
+        raise ValueError(f"{words!r} words of {word_bits} bits cannot hold a "
+                         f"{n.bit_length()}-bit modulus")
+
+
+def fios_correct(p: int, n: int, *, field: Field) -> int:
+    """A final correction of a recoded FIOS result: P + N if P < 0, P − N if P ≥ N (GF(N));
+    P unchanged in GF(2^n). Brings P in (−N, 2N) into [0, N)."""
+    if Field(field) != Field.GFP:
+        return p
+    if p < 0:
+        return p + n
+    return p - n if p >= n else p
+
+
 def mont_mul_fios(a: int, b: int, n: int, *, field: Field, word_bits: int = PAPER_WORD_BITS,
-                  recoded: bool = True) -> tuple[int, Stats]:
+                  recoded: bool = True, words: int | None = None) -> tuple[int, Stats]:
     """Alg. 2 on the pipelined dual-field unit: z ≡ a·b·R^{-1} with R = 2^{m·w} (GF(N),
     0 ≤ z < 2N) or R = x^{m·w} (GF(2^n), deg z < deg N); m = fios_word_count(n, ...).
 
@@ -225,7 +267,7 @@ def mont_mul_fios(a: int, b: int, n: int, *, field: Field, word_bits: int = PAPE
     ``negative_fixups``), a step the paper leaves open ("the output ... may now be negative").
     Stats.cycles is the Fig. 9 schedule's clock count for 8 stages.
     """
-    rows = fios_rows(a, b, n, field=field, word_bits=word_bits, recoded=recoded)
+    rows = fios_rows(a, b, n, field=field, word_bits=word_bits, recoded=recoded, words=words)
     result = rows[-1].p
     fixups = 0
     if result < 0:
