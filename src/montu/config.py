@@ -20,8 +20,10 @@ LANES = (1, 2, 4)
 NUM_REGS = (16, 32)              # the inclusive range of NumRegs
 PIPELINED_LANES = (2, 4)         # Pipelined = 1 needs a lane pair (montu_mont's pipelined glue)
 # The multiplier engine inside the unit: the cycle formulas of STARTMMI/MMX are keyed by it.
-ENGINES = ("bie2021",)
+ENGINES = ("bie2021", "cilardo")
 DEFAULT_ENGINE = "bie2021"
+# montu_top's MulCore parameter for each engine: 0 montu_mont (bie2021), 1 cilardo_mont
+MUL_CORES = {"bie2021": 0, "cilardo": 1}
 
 
 class ConfigError(MontuError, ValueError):
@@ -74,6 +76,12 @@ class UnitConfig:
             found.append(f"Pipelined needs Lanes = 2 or 4 (got Lanes = {self.lanes})")
         if self.engine not in ENGINES:
             found.append(f"engine must be one of {', '.join(ENGINES)} (got {self.engine!r})")
+        elif self.engine == "cilardo":
+            # cilardo2008's word unit is w = 64 bits (Fig. 8: four 16x16 and four 48x16 modules)
+            if self.word_bits != 64:
+                found.append(f"engine cilardo needs Word = 64 (got {self.word_bits})")
+            if self.pipelined:
+                found.append("engine cilardo has its own 8-stage pipeline: Pipelined must be 0")
         return found
 
     @property
@@ -86,7 +94,11 @@ class UnitConfig:
         """montu_top's parameters; Pipelined only when set (the default build reads as before)."""
         generics = {"Word": self.word_bits, "Lanes": self.lanes, "MaxBits": self.max_bits,
                     "NumRegs": self.num_regs}
-        return (generics | {"Pipelined": 1}) if self.pipelined else generics
+        if self.pipelined:
+            generics["Pipelined"] = 1
+        if self.engine != DEFAULT_ENGINE:
+            generics["MulCore"] = MUL_CORES[self.engine]
+        return generics
 
     def variables(self, *, k: int, gf2m: int = 0) -> dict[str, int]:
         """The variables of the ISA table's cycle formulas at operand length L = 64·k bits."""
@@ -98,6 +110,8 @@ class UnitConfig:
     def name(self) -> str:
         """A short label: w64_l2_b4096_r32, with _pipelined for the high-clock build."""
         suffix = "_pipelined" if self.pipelined else ""
+        if self.engine != DEFAULT_ENGINE:
+            suffix += f"_{self.engine}"
         return f"w{self.word_bits}_l{self.lanes}_b{self.max_bits}_r{self.num_regs}{suffix}"
 
 
