@@ -4,6 +4,8 @@
     u = Unit(backend="sim")                  # or backend="rtl" (Verilator)
     u.mont_mul(x, y, n, field=Field.GFP)     # x·y·2^-L mod n
     u.last_cycles                            # unit cycles of that call
+    Unit(engine="cilardo")                   # the unit built on cilardo2008's multiplier
+    Unit(engine="cilardo", guard_bits=2)     # ... in Alg. 2's mode: L ≥ bits(N) + 2
 
 Every arithmetic step runs on the unit as commands of the instruction set (docs/isa.md); the host
 only moves words in and out and chooses the command sequence, which never depends on secret data.
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 from montu.arith import gf2m
 from montu.arith.field import Field
 from montu.backends import Backend, UnknownBackend, open_backend
-from montu.config import UnitConfig
+from montu.config import DEFAULT_ENGINE, UnitConfig
 from montu.errors import MontuError, NoInverse
 from montu.isa import Response, encode, load
 
@@ -27,6 +29,9 @@ R_MOD, R_X, R_Y, R_Z, R_ACC0, R_ACC1, R_EXP, R_ONE = 0, 1, 2, 3, 4, 5, 6, 7
 CORE_INSTRUCTIONS = ("STARTMMI", "MMX")   # what `last_core_cycles` counts
 OPCODE_SHIFT = load().slots["op"].lsb
 _CACHE_LIMIT = 256  # moduli whose R² (and R³) the driver keeps (least recently used dropped)
+# guard_bits: 0 is the paper's mode (L = 64·⌈bits/64⌉, as cilardo2008's §6 table counts words);
+# 2 is cilardo2008 Alg. 2's (L ≥ bits + 2, so that 4N < 2^L). Any value below 64 is accepted.
+GUARD_BITS_MODES = {"paper": 0, "alg2": 2}
 
 
 class UnitError(MontuError, ValueError):
@@ -45,10 +50,7 @@ class UnitNoInverse(UnitError, NoInverse):
     """MINV found no inverse (gcd ≠ 1): both a UnitError (with the unit's code) and a NoInverse."""
 
 
-def _make_backend(backend: str, word_bits: int, lanes: int, max_bits: int, num_regs: int,
-                  pipelined: bool) -> Backend:
-    config = UnitConfig(word_bits=word_bits, lanes=lanes, max_bits=max_bits, num_regs=num_regs,
-                        pipelined=pipelined)
+def _make_backend(backend: str, config: UnitConfig) -> Backend:
     try:
         return open_backend(backend, config)
     except UnknownBackend as exc:
@@ -56,16 +58,36 @@ def _make_backend(backend: str, word_bits: int, lanes: int, max_bits: int, num_r
 
 
 class Unit:
-    """One Montu unit behind a backend ('sim': cycle-exact simulator, 'rtl': Verilated RTL)."""
+    """One Montu unit behind a backend ('sim': cycle-exact simulator, 'rtl': Verilated RTL).
+
+    `engine` is the unit's Montgomery multiplier (STARTMMI, MMX): "bie2021" (montu_mont) or
+    "cilardo" (cilardo_mont, cilardo2008 Alg. 2; needs Word 64, Pipelined 0). The build's rules
+    are montu.config.UnitConfig's (a bad combination raises ConfigError).
+
+    `guard_bits`: the register length L = 64k the driver picks for a GF(p) modulus of b bits is
+    the shortest with L ≥ b + guard_bits. 0 (default) is cilardo2008's paper mode (its §6 table:
+    m = ⌈b/64⌉ words); 2 is its Alg. 2 mode (2^L > 4N). Every product the driver makes is fully
+    reduced in both modes, on both multipliers; the mode changes L, hence R = 2^L and the cycles.
+    GF(2^m) needs no guard bits (L holds deg N + 1 bits in both modes).
+    """
 
     def __init__(self, backend: str = "sim", *, lanes: int = 2, word_bits: int = 64,
-                 max_bits: int = 4096, num_regs: int = 32, pipelined: bool = False):
+                 max_bits: int = 4096, num_regs: int = 32, pipelined: bool = False,
+                 engine: str = DEFAULT_ENGINE, guard_bits: int = 0):
+        if not isinstance(guard_bits, int) or isinstance(guard_bits, bool) \
+                or not 0 <= guard_bits < 64:
+            raise UnitError(f"guard_bits must be a whole number in 0 .. 63 (0: the paper's mode, "
+                            f"2: Alg. 2's mode; got {guard_bits!r})")
+        self.config = UnitConfig(word_bits=word_bits, lanes=lanes, max_bits=max_bits,
+                                 num_regs=num_regs, pipelined=bool(pipelined), engine=engine)
         self.backend_name = backend
         self.word_bits = word_bits
         self.lanes = lanes
         self.max_bits = max_bits
         self.pipelined = bool(pipelined)  # Pipelined = 1: the high-clock build (Lanes 2, 4)
-        self._backend = _make_backend(backend, word_bits, lanes, max_bits, num_regs, self.pipelined)
+        self.engine = engine              # the Montgomery multiplier of STARTMMI/MMX
+        self.guard_bits = guard_bits
+        self._backend = _make_backend(backend, self.config)
         self._isa = load()
         self._error_names = {e.code: e.name for e in self._isa.errors}
         # per-modulus constants, least recently used first
@@ -141,6 +163,12 @@ class Unit:
     def _describe(self, name: str, code: int) -> str:
         return f"unit rejected {name}: {self._error_names.get(code, f'error code {code}')}"
 
+    def length_words(self, bits: int, field: Field = Field.GFP) -> int:
+        """k: the register length L = 64k this unit's driver uses for a modulus of `bits` bits
+        (GF(p): the shortest L ≥ bits + guard_bits; GF(2^m): bits = deg N + 1, no guard bits)."""
+        guard = self.guard_bits if Field(field) is Field.GFP else 0
+        return max(1, -(-(bits + guard) // 64))
+
     def configure(self, bits: int, field: Field) -> int:
         """SETMMI for the shortest length L = 64k that holds `bits` bits; returns k."""
         k = max(1, -(-bits // 64))
@@ -166,7 +194,8 @@ class Unit:
 
     # ------------------------------------------------------------ API
     def mont_mul(self, x: int, y: int, n: int, field: Field = Field.GFP) -> int:
-        """x·y·2^-L mod n (GF(p)) or x(x)·y(x)·x^-L mod n(x) (GF(2^m)), L = 64·⌈bits/64⌉."""
+        """x·y·2^-L mod n (GF(p)) or x(x)·y(x)·x^-L mod n(x) (GF(2^m)), L = 64·length_words(bits)
+        (64·⌈bits/64⌉ with no guard bits)."""
         self._cycles = self._core_cycles = 0
         k = self._load_modulus(n, field)
         self._check_operand("x", x, n, field)
@@ -339,7 +368,13 @@ class Unit:
             if n < 2:
                 raise UnitError("modulus must be at least 2")
             bits = n.bit_length()
-        k = self.configure(bits, field)
+        guard = self.guard_bits if field is Field.GFP else 0
+        if guard and 64 * self.length_words(bits, field) > self.max_bits >= bits:
+            raise UnitError(f"a {bits}-bit modulus needs "
+                            f"{64 * self.length_words(bits, field)}-bit registers with {guard} "
+                            f"guard bits; this unit holds {self.max_bits} bits (max_bits)",
+                            code=self._isa.error_code["E_BAD_LENGTH"])
+        k = self.configure(bits + guard, field)
         self.write(R_MOD, n, k)
         try:
             self.run("SETMOD", ra=R_MOD)
@@ -369,6 +404,8 @@ class Unit:
         degree < deg n), double it 64 times to get R = 2^L mod n, the Montgomery form of 2^0. Then
         walk the bits of L: STARTMMI squares the Montgomery form of 2^j into that of 2^(2j) and
         MDBL turns it into 2^(j+1). Every step is the same for every n of a given length.
+        With guard bits n may not fill its top word: the start is then 2^(b-1) for a b-bit n
+        (below n), doubled L - b + 1 times to 2^L mod n (the steps depend on b only).
         """
         key = (n, int(field))
         if key in self._r2_cache:
@@ -377,9 +414,10 @@ class Unit:
             return
         length = 64 * k
         core_before = self._core_cycles      # a per-modulus constant: not the call's core work
-        self.write(reg, 1 << (length - 64), k)
+        start = length - 64 if Field(field) is Field.GF2M else min(length - 64, n.bit_length() - 1)
+        self.write(reg, 1 << start, k)
         mdbl = (encode("MDBL", rd=reg, ra=reg), 0)
-        self._run_many([mdbl] * 65, "MDBL")  # 64 doublings to 2^L, one more: j = 1
+        self._run_many([mdbl] * (length - start + 1), "MDBL")  # doublings to 2^L, one more: j = 1
         square = (encode("STARTMMI", rd=reg, ra=reg, rb=reg), 0)
         for bit in bin(length)[3:]:
             self._run_many([square, mdbl] if bit == "1" else [square], "R^2 step")
@@ -406,33 +444,35 @@ class Unit:
 # The unit configurations the driver builds by itself, smallest first: the default MaxBits, and a
 # larger one for operands that do not fit it (RSA-8192 public operations; its CRT halves fit 4096).
 DEFAULT_MAX_BITS = (4096, 8192)
-_DEFAULT_UNITS: dict[tuple[str, int], Unit] = {}
+_DEFAULT_UNITS: dict[tuple[str, int, str], Unit] = {}
 
 
-def default_unit(backend: str = "sim", *, min_bits: int = 0) -> Unit:
-    """The process-wide unit the crypto layer uses when it is given none: one per backend and
-    configuration, the smallest of DEFAULT_MAX_BITS whose MaxBits holds `min_bits`-bit operands.
+def default_unit(backend: str = "sim", *, min_bits: int = 0, engine: str = DEFAULT_ENGINE) -> Unit:
+    """The process-wide unit the crypto layer uses when it is given none: one per backend,
+    multiplier engine and configuration, the smallest of DEFAULT_MAX_BITS whose MaxBits holds
+    `min_bits`-bit operands (the paper's mode: no guard bits).
 
     Raises UnitError at once (before any command) when no configuration is large enough."""
     fitting = [bits for bits in DEFAULT_MAX_BITS if bits >= min_bits]
     if not fitting:
         raise UnitError(f"{min_bits}-bit operands are larger than the largest unit configuration "
                         f"the driver builds (MaxBits = {DEFAULT_MAX_BITS[-1]})")
-    key = (backend, fitting[0])
+    key = (backend, fitting[0], engine)
     if key not in _DEFAULT_UNITS:
-        _DEFAULT_UNITS[key] = Unit(backend=backend, max_bits=fitting[0])
+        _DEFAULT_UNITS[key] = Unit(backend=backend, max_bits=fitting[0], engine=engine)
     return _DEFAULT_UNITS[key]
 
 
 def unit_for_operands(unit: Unit | None, bits: int) -> Unit:
     """The unit to run `bits`-bit operands on: `unit` itself when it is given and holds them; a
-    process default unit (the smallest configuration that holds them) when `unit` is None or is
-    itself a process default unit that is too small. A unit the caller built and configured is
-    never swapped: an operand too large for it raises UnitError."""
+    process default unit (the smallest configuration that holds them, same backend and engine)
+    when `unit` is None or is itself a process default unit that is too small. A unit the caller
+    built and configured is never swapped: an operand too large for it raises UnitError."""
     if unit is None:
         return default_unit(min_bits=bits)
-    if bits <= unit.max_bits:
+    if 64 * unit.length_words(bits) <= unit.max_bits:
         return unit
     if any(unit is default for default in _DEFAULT_UNITS.values()):
-        return default_unit(unit.backend_name, min_bits=bits)
-    raise UnitError(f"{bits}-bit operands do not fit this unit (max_bits={unit.max_bits})")
+        return default_unit(unit.backend_name, min_bits=bits, engine=unit.engine)
+    guard = f" with {unit.guard_bits} guard bits" if unit.guard_bits else ""
+    raise UnitError(f"{bits}-bit operands do not fit this unit{guard} (max_bits={unit.max_bits})")

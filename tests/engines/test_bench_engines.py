@@ -38,3 +38,19 @@ def test_bench_engines_measures_what_each_engine_supports_and_says_what_it_does_
     assert rows[("verma", "kP-prime256v1", 256)]["cycles"] is None
     assert all(rows[("bie2021", op, bits)]["cycles"] for op, bits in
                [("modmul", 1024), ("kP-secp224r1", 224), ("gf2m-mul", 283), ("rsa-private", 2048)])
+    # the cilardo build beside bie2021's: every operation of the unit, and STARTMMI at the paper's
+    # sizes in both modes, whose Fig. 9 clocks are the paper's table in the paper's mode
+    from montu.arith.cilardo_fios import PAPER_GFN_CLOCKS
+    from montu.engines.cilardo import product_cycles
+
+    for op, bits in [("modmul", 2048), ("rsa-private", 2048), ("kP-prime256v1", 256),
+                     ("kP-sect283k1", 283), ("gf2m-mul", 283), ("startmmi", 2048)]:
+        assert rows[("cilardo", op, bits)]["cycles"] and rows[("bie2021", op, bits)]["cycles"]
+    for bits, clocks in PAPER_GFN_CLOCKS.items():
+        paper, alg2 = rows[("cilardo", "startmmi", bits)], rows[("cilardo", "startmmi-alg2", bits)]
+        assert paper["paper"]["fig9_clocks"] == paper["paper"]["paper_table"] == clocks
+        assert paper["core_cycles"] == product_cycles(bits, "paper")["instruction"]
+        assert alg2["paper"]["words"] == -(-(bits + 2) // 64)
+        assert alg2["core_cycles"] == product_cycles(bits, "alg2")["instruction"]
+        assert rows[("bie2021", "startmmi-alg2", bits)]["cycles"] is None
+    assert rows[("yeh", "startmmi", 256)]["cycles"] is None

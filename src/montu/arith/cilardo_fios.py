@@ -282,3 +282,66 @@ def mont_mul_fios(a: int, b: int, n: int, *, field: Field, word_bits: int = PAPE
               "issue_slots": schedule.issue_slots, "stall_cycles": schedule.stall_cycles,
               "last_word_out": schedule.last_word_out, "negative_fixups": fixups}
     return result, Stats(cycles=schedule.cycles, counts=counts, paper_cycles=paper)
+
+
+def fios_product(a: int, b: int, n: int, *, field: Field, words: int,
+                 word_bits: int = PAPER_WORD_BITS, n_inverse: int | None = None) -> int:
+    """The last row's P of ``fios_rows(a, b, n, field=field, word_bits=word_bits, words=words)``
+    (recoded) in a few whole-integer operations instead of m·(m+1) word-unit passes.
+
+    Why it is the same number (L = m·w, h = w/2 digits per row):
+
+    * The rows' Booth digits together are one radix-4 Booth recoding of B (row j reads digits
+      j·h .. j·h+h−1, borrowing b_{j·w−1}; the last row's extra digit (0, 0, b_{L−1}) adds
+      b_{L−1}·2^L), so Σ_j B̃_j·2^{j·w} = B exactly: row j's B̃_j is word B_j read as a signed
+      w-bit number plus b_{j·w−1} (the last row: B_j unsigned plus b_{j·w−1}).
+    * Every row's MMG digits lie in {−1, 0, 1, 2} (GF(N)), and together they form one radix-4
+      representation Q̃ = Σ_j Q̃_j·2^{j·w} of L/2 such digits. Those digits are a complete
+      residue system mod 4, so Q̃ is the only such value in its class mod 2^L: the interval
+      [−C, 2C], C = (2^L − 1)/3, holds exactly one of each class. Since every row clears its low
+      word, A·B + Q̃·N ≡ 0 (mod 2^L): Q̃ ≡ −A·B·N^{-1}, i.e. Q̃ = ((Q + C) mod 2^L) − C with
+      Q = −A·B·N^{-1} mod 2^L.
+    * The word unit's carries are exact (signed, floor), so P = (A·B + Q̃·N) / 2^L, exactly.
+
+    GF(2^n): the digits are plain radix-4 polynomial digits, so Q = A·B·N^{-1} mod x^L and
+    P = (A·B ⊕ Q·N) / x^L (carry-less), the usual Montgomery product, unreduced.
+
+    The range matches fios_rows: GF(N) P ∈ [−C·N/2^L, A·B/2^L + 2C·N/2^L], i.e. (−N/3, 2^L + 2N/3)
+    for any m-word operands; ``fios_correct`` brings it into [0, N) when P ∈ (−N, 2N).
+
+    Unlike fios_rows this takes any odd N ≥ 1 (the unit can hold N = 1; fios_rows refuses
+    N ≤ 2 because Alg. 3 does). N = 1 is not a special case: Q̃ ∈ [−C, 2C] with
+    Q̃ ≡ −A·B (mod 2^L), so P = (A·B + Q̃)/2^L, which is ⌊A·B/2^L⌋ or that plus 1 (a carry from the
+    low half), and fios_correct then leaves P − 1 for P ≥ 1 — not a residue mod 1 (0) but what
+    the hardware computes. In GF(2^n) N = 1 gives P = A·B / x^L (the high half of the product).
+
+    `n_inverse`: N^{-1} mod 2^L (GF(N)) or mod x^L (GF(2^n)) when the caller keeps it (the
+    simulator does, per modulus); computed here otherwise.
+    """
+    _check_word_bits(word_bits)
+    fsel = fsel_of(field)
+    if not isinstance(words, int) or words < 1:
+        raise ValueError(f"a FIOS product needs at least one word (got words={words!r})")
+    length = words * word_bits
+    if not 0 < n < 1 << length or n % 2 == 0:
+        what = "an odd modulus" if fsel == INTEGER_MODE else "a polynomial with constant term 1"
+        raise ValueError(f"the modulus must be {what} of at most {words} words of {word_bits} "
+                         f"bits (got a {n.bit_length()}-bit {'even ' if n % 2 == 0 else ''}value)")
+    for name, x in (("a", a), ("b", b)):
+        if not 0 <= x < 1 << length:
+            raise ValueError(f"operand {name} must be a non-negative value of at most "
+                             f"{words} words of {word_bits} bits")
+    mask = (1 << length) - 1
+    if fsel == INTEGER_MODE:
+        if n_inverse is None:
+            n_inverse = pow(n, -1, 1 << length)
+        third = mask // 3                                    # C = (2^L − 1)/3: L is even
+        ab = a * b
+        q = (-ab * n_inverse) & mask
+        q_signed = ((q + third) & mask) - third             # digits in {−1, 0, 1, 2}
+        return (ab + q_signed * n) >> length
+    if n_inverse is None:
+        n_inverse = gf2m.inv(n, 1 << length)
+    ab = gf2m.clmul(a, b)
+    q = gf2m.clmul(ab & mask, n_inverse) & mask
+    return (ab ^ gf2m.clmul(q, n)) >> length

@@ -38,5 +38,5 @@ def open_backend(name: str, config: UnitConfig) -> Backend:
         from montu.backends.verilator import RtlModel
 
         return RtlModel(word_bits=config.word_bits, lanes=config.lanes, max_bits=config.max_bits,
-                        num_regs=config.num_regs, pipelined=config.pipelined)
+                        num_regs=config.num_regs, pipelined=config.pipelined, engine=config.engine)
     raise UnknownBackend(f"unknown backend {name!r}: choose {' or '.join(repr(n) for n in NAMES)}")

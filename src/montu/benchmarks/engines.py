@@ -3,8 +3,12 @@ time at each engine's own post-route fmax.
 
 Operations, where the engine supports them: 1024- and 2048-bit modular multiplication (plain
 x·y mod n, conversions included), a 1024-bit modexp with a full-length exponent, an RSA-2048
-private operation (with its fault check; CRT on the bie2021 unit, one exponentiation with d
-elsewhere), P-256 and P-224 k·P, and a 283-bit GF(2^m) multiplication. Each row gives the
+private operation (with its fault check; CRT on the builds of the unit, one exponentiation with
+d elsewhere), P-256, P-224 and sect283k1 k·P, and a 283-bit GF(2^m) multiplication. On the builds
+of the unit (bie2021's multiplier and cilardo2008's, side by side) also one STARTMMI at 2048 bits
+and at the cilardo2008 table's GF(N) sizes (192, 224, 256, 284, 521 bits), the cilardo build in
+both its modes (the paper's m = ⌈bits/64⌉ words and Alg. 2's guard bits), beside the paper's
+clock counts and Satoh–Takano's. Each row gives the
 cycles of the whole call (`cycles`: loads and reads included) and of the core operations alone
 (`core_cycles`: the paper's quantity). Runs on the Verilated RTL by default (`--backend sim`:
 the engines' cycle-exact simulators). The fmax of each engine build comes from
@@ -27,6 +31,10 @@ from montu.arith.field import Field
 from montu.benchmarks import results_path, write_results
 
 SEED = "montu-bench-engines"
+# cilardo2008 §6 table (GF(N), w = 64): clock counts of this work and of Satoh & Takano [13]
+# (0.13 µm, 7.26 ns), keyed by field size in bits as printed (284: sect283's field)
+PAPER_SIZES = (192, 224, 256, 284, 521)
+SATOH_TAKANO_CLOCKS = {192: 45, 224: 66, 256: 66, 284: 91, 521: 231}
 # The unit's build whose fmax the bie2021 rows use (its default configuration).
 UNIT_SYNTH = {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}
 GF2M_283 = (1 << 283) | (1 << 12) | (1 << 7) | (1 << 5) | 1   # the sect283 reduction polynomial
@@ -45,6 +53,7 @@ class Row:
     time_us: float | None = None
     note: str = ""
     spread: dict[str, float] = field(default_factory=dict)   # averaged rows: core cycles' spread
+    paper: dict[str, object] = field(default_factory=dict)   # STARTMMI rows: the papers' clocks
 
 
 @dataclass
@@ -66,7 +75,8 @@ Outcome = tuple
 
 
 def _operations(rng: random.Random, rsa_key) -> list[tuple[str, int, Callable[..., Outcome]]]:
-    """(op, bits, action(engine)) for every benchmarked operation."""
+    """(op, bits, action(engine)) for every benchmarked operation; an op named startmmi-alg2
+    runs on the engine opened in Alg. 2's mode."""
     ops: list[tuple[str, int, Callable[..., Outcome]]] = []
     for bits in (1024, 2048):
         n = _odd_modulus(rng, bits)
@@ -84,7 +94,36 @@ def _operations(rng: random.Random, rsa_key) -> list[tuple[str, int, Callable[..
         ops.append((f"kP-{curve}", bits, lambda e, curve=curve, k=k: _scalar_mult(e, curve, k)))
     a, c = rng.getrandbits(283), rng.getrandbits(283)
     ops.append(("gf2m-mul", 283, lambda e: (_gf2m_ok(e, a, c), "", None)))
+    scalar = rng.randrange(2, 1 << 280)
+    ops.append(("kP-sect283k1", 283, lambda e, k=scalar: _binary_scalar_mult(e, "sect283k1", k)))
+    for op in ("startmmi", "startmmi-alg2"):
+        for bits in (*PAPER_SIZES, 2048):
+            modulus = _odd_modulus(rng, bits)
+            u, v = rng.randrange(modulus), rng.randrange(modulus)
+            ops.append((op, bits, lambda e, u=u, v=v, m=modulus: _startmmi(e, u, v, m)))
     return ops
+
+
+def _startmmi(engine, x: int, y: int, n: int) -> Outcome:
+    """One STARTMMI (the unit's mont_mul; the cilardo engine's fios_mul): x·y·2^-L mod n. The
+    cilardo rows carry the paper's clocks for the product (Fig. 9) and its §6 table's."""
+    from montu.arith.cilardo_fios import PAPER_GFN_CLOCKS
+
+    multiply = getattr(engine, "fios_mul", engine.mont_mul)
+    z = multiply(x, y, n)
+    length = 64 * engine.unit.length_words(n.bit_length())
+    ok = z == x * y * pow(2, -length, n) % n
+    bits = n.bit_length()
+    words = length // 64
+    if not hasattr(engine, "paper_core_cycles"):
+        return ok, f"L = {length} ({words} words)", None
+    paper = {"words": words, "fig9_clocks": engine.paper_core_cycles,
+             "paper_table": PAPER_GFN_CLOCKS.get(bits), "satoh_takano": SATOH_TAKANO_CLOCKS.get(bits)}
+    note = f"L = {length} ({words} words); Fig. 9 schedule {paper['fig9_clocks']} clocks"
+    if paper["paper_table"] is not None:
+        note += (f"; paper's table {paper['paper_table']}, Satoh–Takano {paper['satoh_takano']}"
+                 f" (w = 64)")
+    return ok, note, None, {}, paper
 
 
 AVERAGE_SAMPLES = 24   # full-length exponents behind the modexp-mean row
@@ -120,7 +159,7 @@ def _rsa_private(engine, numbers) -> Outcome:
 
     public = numbers.public_numbers
     message = 0x5EED % public.n
-    if engine.name == "bie2021":
+    if montu.engines.get(engine.name).unit_build or engine.name == "bie2021":
         key = montu.rsa.RsaPrivateKey(public.n, public.e, numbers.d, numbers.p, numbers.q,
                                       numbers.dmp1, numbers.dmq1, numbers.iqmp, unit=engine.unit)
         how = "CRT + fault check (m^e = c)"
@@ -141,6 +180,46 @@ def _scalar_mult(engine, curve: str, k: int) -> Outcome:
     return point == (numbers.x, numbers.y), "k·G, constant time (montu.ec.points.multiply)", None
 
 
+def _binary_scalar_mult(engine, curve: str, k: int) -> Outcome:
+    """k·G on a binary curve, checked against a host-side affine double-and-add (SEC 1 §2.2)."""
+    from montu.ec import get_curve
+
+    chosen = get_curve(curve)
+    point = engine.scalar_mult(curve, k)
+    return point == _affine_binary_multiple(chosen, k, chosen.generator), \
+        "k·G, constant time (López–Dahab ladder)", None
+
+
+def _affine_binary_multiple(curve, k: int, point: tuple[int, int]) -> tuple[int, int] | None:
+    """k·P on y² + xy = x³ + ax² + b over GF(2^m), by textbook affine formulas on the host (a
+    check independent of the unit's projective ladder)."""
+    from montu.arith import gf2m
+
+    f = curve.modulus
+
+    def add(p1, p2):
+        if p1 is None or p2 is None:
+            return p2 if p1 is None else p1
+        (x1, y1), (x2, y2) = p1, p2
+        if x1 == x2:
+            if y1 != y2 or x1 == 0:
+                return None
+            lam = x1 ^ gf2m.mulmod(y1, gf2m.inv(x1, f), f)
+            x3 = gf2m.mulmod(lam, lam, f) ^ lam ^ curve.a
+        else:
+            lam = gf2m.mulmod(y1 ^ y2, gf2m.inv(x1 ^ x2, f), f)
+            x3 = gf2m.mulmod(lam, lam, f) ^ lam ^ x1 ^ x2 ^ curve.a
+        return x3, gf2m.mulmod(lam, x1 ^ x3, f) ^ x3 ^ y1
+
+    result, addend = None, point
+    while k:
+        if k & 1:
+            result = add(result, addend)
+        addend = add(addend, addend)
+        k >>= 1
+    return result
+
+
 def _gf2m_ok(engine, a: int, c: int) -> bool:
     from montu.arith import gf2m
 
@@ -148,6 +227,12 @@ def _gf2m_ok(engine, a: int, c: int) -> bool:
 
 
 def _supports(entry: montu.engines.Engine, op: str) -> bool:
+    if op == "startmmi":                    # the unit's instruction: its builds only
+        return entry.unit_build or entry.name == "bie2021"
+    if op == "startmmi-alg2":               # cilardo2008 Alg. 2's mode: that paper's engine
+        return entry.name == "cilardo"
+    if op == "kP-sect283k1":
+        return entry.can("derive") and "gf2m" in entry.fields
     if op.startswith("kP-"):
         return entry.can("derive")          # EC: the unit's point arithmetic
     if op == "gf2m-mul":
@@ -186,17 +271,25 @@ def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None
             if not _supports(entry, op):
                 row.note = ("constant time: every exponent takes the modexp row's cycles"
                             if op == "modexp-mean" and entry.constant_time and entry.can("modexp")
+                            else "not supported: Alg. 2's mode is cilardo2008's (the cilardo "
+                                 "engine)" if op == "startmmi-alg2" and entry.unit_build is False
+                            and entry.name == "bie2021"
                             else "not supported by this engine's paper system")
                 continue
-            engine = montu.engines.open_for_bits(name, bits, backend)
-            ok, row.note, whole, *spread = action(engine)
+            if op == "startmmi-alg2":
+                engine = montu.engines.open(name, backend, mode="alg2")
+            else:
+                engine = montu.engines.open_for_bits(name, bits, backend)
+            ok, row.note, whole, *extra = action(engine)
             if not ok:
                 raise RuntimeError(f"bench engines: {name} {op} gave a wrong result")
             row.cycles = whole if whole is not None else engine.last_cycles
             row.core_cycles = None if op == "rsa-private" else engine.core_cycles
-            if spread:
-                row.spread = spread[0]
-                row.core_cycles = round(spread[0]["core_mean"])
+            if extra and extra[0]:
+                row.spread = extra[0]
+                row.core_cycles = round(extra[0]["core_mean"])
+            if len(extra) > 1:
+                row.paper = extra[1]
             row.build = dict(getattr(engine, "build", {}) or {})
             entry_synth = _synth_entry(synth, name, row.build)
             if entry_synth is None:

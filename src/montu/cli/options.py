@@ -23,8 +23,9 @@ def add_unit_options(parser: argparse.ArgumentParser, *, top_level: bool = False
     # subcommands use SUPPRESS so that an option given only before the command is not reset
     default = (lambda value: value) if top_level else (lambda value: argparse.SUPPRESS)
     parser.add_argument("--engine", choices=montu.engines.names(), default=default(DEFAULT_ENGINE),
-                        help="the hardware engine: bie2021 (the Montu unit, default) or one of the "
-                             "other papers' engines (docs/engines.md)")
+                        help="the hardware engine: bie2021 (the Montu unit, default), cilardo (the "
+                             "unit on cilardo2008's multiplier) or one of the other papers' "
+                             "engines (docs/engines.md)")
     parser.add_argument("--backend", choices=("sim", "rtl"), default=default("sim"),
                         help="sim: the cycle-exact simulator (default); rtl: the Verilated RTL")
     parser.add_argument("--stats", action="store_true", default=default(False),
@@ -75,16 +76,20 @@ def _decimal(text: str) -> int:
 
 
 def make_unit(args: argparse.Namespace) -> Unit:
+    """The process's unit for --backend, built with --engine's multiplier when --engine is a
+    build of the unit (bie2021, cilardo)."""
     if not math.isfinite(args.mhz) or args.mhz <= 0:
         raise MontuError(f"--mhz must be a finite number greater than 0 (got {args.mhz:g})")
-    return default_unit(args.backend)
+    engine = montu.engines.get(getattr(args, "engine", DEFAULT_ENGINE))
+    return default_unit(args.backend, engine=engine.name if engine.unit_build else DEFAULT_ENGINE)
 
 
 def other_engine(args: argparse.Namespace, command: str) -> montu.engines.Engine | None:
-    """None when the command runs on the bie2021 unit (the Unit API); else the registry entry of
-    --engine, after checking that it can run `command` (one line saying what it can, if not)."""
+    """None when the command runs on a build of the unit (the Unit API: bie2021, or cilardo's
+    montu_top with MulCore = 1); else the registry entry of --engine, after checking that it can
+    run `command` (one line saying what it can, if not)."""
     engine = montu.engines.get(getattr(args, "engine", DEFAULT_ENGINE))
-    if engine.name == DEFAULT_ENGINE:
+    if engine.name == DEFAULT_ENGINE or engine.unit_build:
         return None
     if not engine.can(command):
         raise MontuError(engine.refuse(command))

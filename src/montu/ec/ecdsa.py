@@ -146,7 +146,9 @@ def _require_a_unit_that_fits(unit: Unit, curve: Curve) -> None:
     registers — so that a unit error while signing can only mean the unit misbehaved."""
     field_bits = curve.bits + 1 if curve.is_binary else curve.bits
     bits = max(field_bits, curve.n.bit_length())
-    if 64 * -(-bits // 64) > unit.max_bits:
+    field = Field.GF2M if curve.is_binary else Field.GFP
+    if 64 * max(unit.length_words(field_bits, field), unit.length_words(curve.n.bit_length())) \
+            > unit.max_bits:
         raise UnitError(f"{curve.name} needs {bits}-bit operands; this unit holds "
                         f"{unit.max_bits} bits (max_bits)")
     if unit.num_regs < _EC_REGISTERS:

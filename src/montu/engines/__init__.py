@@ -1,7 +1,7 @@
 """The registry of Montu's hardware engines: one line per engine (ENGINES.md §3).
 
     import montu.engines
-    montu.engines.names()                          # ('bie2021',)
+    montu.engines.names()                          # ('bie2021', 'yeh', 'verma', 'cilardo')
     engine = montu.engines.open("bie2021", backend="sim")
     engine.mod_mul(x, y, n)                        # plain x·y mod n, conversions included
     engine.last_cycles, engine.core_cycles         # the whole call / the core operations alone
@@ -43,6 +43,9 @@ class Engine:
     commands: tuple[str, ...] = ALL_COMMANDS   # the CLI commands the engine can run
     constant_time: bool = True   # its private operations take the same cycles for every key
     fields: tuple[str, ...] = ("gfp", "gf2m")   # the fields its multiplier works in
+    # a build of the Montu unit itself (montu_top with this engine's multiplier): it runs every
+    # command through montu.Unit(engine=name), as bie2021 does
+    unit_build: bool = False
 
     def can(self, command: str) -> bool:
         return command in self.commands
@@ -61,6 +64,9 @@ REGISTRY: dict[str, Engine] = {engine.name: engine for engine in (
     Engine("verma", "Verma et al., EWBR4CMMM on 3m PEs and the Montgomery powering ladder",
            "montu:ip:verma", "verma_top", "montu.engines.verma", commands=RSA_COMMANDS,
            fields=("gfp",)),
+    # montu_top with MulCore = 1: STARTMMI/MMX on cilardo_mont (hw/ip/cilardo), the rest the unit's
+    Engine("cilardo", "Cilardo & Mazzocca 2008, dual-field FIOS Montgomery multiplier in the unit",
+           "montu:ip:montu", "montu_top", "montu.engines.cilardo", unit_build=True),
 )}
 
 

@@ -136,7 +136,7 @@ def _garner_m(unit: Unit, h: int, m2: int, q: int, n: int) -> int:
 
 def _check(unit: Unit, m: int, c: int, n: int, e: int) -> None:
     """Raise RsaFaultError unless m^e mod n == c, compared on the unit (CMP, EQ flag)."""
-    k = -(-n.bit_length() // 64)
+    k = unit.length_words(n.bit_length())       # the length mod_exp_public runs at
     unit.mod_exp_public(m, e, n)                 # leaves m^e mod n in R_Z
     unit.write(R_Y, c, k)
     if not unit.equal(R_Z, R_Y):

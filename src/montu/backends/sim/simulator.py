@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from montu.arith import gf2m
+from montu.arith.cilardo_fios import fios_correct, fios_product
+from montu.arith.field import Field
 from montu.config import UnitConfig
 from montu.isa import Response, decode_slots, load
 from montu.isa.table import Instruction
@@ -199,6 +201,9 @@ class Simulator:
 
     def _op_startmmi(self, s: dict[str, int], data: int) -> int:
         a, b, n, bits = self._read(s["ra"]), self._read(s["rb"]), self._modulus(), self.length_bits
+        if self.config.engine == "cilardo":
+            self._write(s["rd"], self._cilardo_product(a, b, n))
+            return 0
         if self.gf2m:
             ab = gf2m.clmul(a, b)
             q = gf2m.clmul(ab & self._mask(), self._inverse(n, bits, 1)) & self._mask()
@@ -211,6 +216,18 @@ class Simulator:
                 z -= n
         self._write(s["rd"], z)
         return 0
+
+    def _cilardo_product(self, a: int, b: int, n: int) -> int:
+        """cilardo_mont (cilardo2008 Alg. 2, the paper's recoded word unit, W = k words of 64
+        bits): the last FIOS row's P, then one correction (GF(p): P + N if P < 0, P − N if
+        P ≥ N), truncated to L bits (two's complement). Exactly the hardware's result for any
+        register contents; fully reduced (in [0, N)) when one operand is below N and the other
+        below 2^L."""
+        field = Field.GF2M if self.gf2m else Field.GFP
+        bits = self.length_bits
+        p = fios_product(a, b, n, field=field, words=bits // 64, word_bits=64,
+                         n_inverse=self._inverse(n, bits, self.gf2m))
+        return fios_correct(p, n, field=field) & self._mask()
 
     def _op_mmx(self, s: dict[str, int], data: int) -> int:
         index = self.window & ((1 << s["imm"]) - 1)

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from montu import hw
-from montu.config import UnitConfig
+from montu.config import DEFAULT_ENGINE, UnitConfig
 from montu.backends.verilator.errors import RtlBuildError
 
 TOP_MODULE = "montu_top"
@@ -62,6 +62,7 @@ class RtlConfig:
     trace: bool = False       # compile VCD tracing support (slower eval; off by default)
     core: str = hw.UNIT_CORE  # the FuseSoC core whose top is built (an engine's: montu:ip:<name>)
     parameters: tuple[tuple[str, int], ...] = ()   # an engine top's -G overrides
+    engine: str = DEFAULT_ENGINE   # the unit's Montgomery multiplier (montu_top's MulCore)
 
     def __post_init__(self) -> None:
         if self.is_unit:
@@ -77,7 +78,7 @@ class RtlConfig:
     def unit(self) -> UnitConfig:
         """The unit parameters of this build (raises ConfigError if the RTL cannot be built so)."""
         return UnitConfig(word_bits=self.word_bits, lanes=self.lanes, max_bits=self.max_bits,
-                          num_regs=self.num_regs, pipelined=self.pipelined)
+                          num_regs=self.num_regs, pipelined=self.pipelined, engine=self.engine)
 
     @property
     def generics(self) -> dict[str, int]:
@@ -181,7 +182,10 @@ def cache_key(config: RtlConfig, snapshot: dict[str, bytes], verilator_version: 
     for name, content in sorted(snapshot.items()):
         digest.update(name.encode() + b"\0" + content + b"\0")
     digest.update(HARNESS_FILE.read_bytes())
-    digest.update(json.dumps({"config": asdict(config), "verilator_flags": VERILATOR_FLAGS,
+    fields = asdict(config)
+    if config.engine == DEFAULT_ENGINE:
+        del fields["engine"]         # the keys of the bie2021 builds stay what they were
+    digest.update(json.dumps({"config": fields, "verilator_flags": VERILATOR_FLAGS,
                               "make_flags": MAKE_FLAGS, "verilator": verilator_version,
                               "cxx": cxx_version}, sort_keys=True).encode())
     return digest.hexdigest()[:24]

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from montu import hw
+from montu.config import DEFAULT_ENGINE
 from montu.isa import Response, decode_slots, load
 from montu.isa.table import InstructionSet, load_engine
 from montu.backends.verilator.build import BuildResult, RtlConfig, build
@@ -98,10 +99,11 @@ class RtlModel:
     def __init__(self, word_bits: int = 64, lanes: int = 2, max_bits: int = 4096, num_regs: int = 32,
                  pipelined: bool = False, *, budget: int = DEFAULT_BUDGET, assertions: bool = True,
                  trace: str | Path | None = None, core: str = hw.UNIT_CORE,
-                 parameters: dict[str, int] | None = None) -> None:
+                 parameters: dict[str, int] | None = None, engine: str = DEFAULT_ENGINE) -> None:
         self.config = RtlConfig(word_bits, lanes, max_bits, num_regs, pipelined=bool(pipelined),
                                 assertions=assertions, trace=trace is not None, core=core,
-                                parameters=tuple(sorted((parameters or {}).items())))
+                                parameters=tuple(sorted((parameters or {}).items())),
+                                engine=engine)
         self.isa = load() if self.config.is_unit else load_engine(core.split(":")[2])
         self.word_bits = word_bits
         self.lanes = lanes
@@ -269,4 +271,5 @@ class RtlModel:
         if not self.config.is_unit:
             return f"RtlModel.engine({self.config.core.split(':')[2]!r}, {self.config.generics})"
         return (f"RtlModel(word_bits={self.word_bits}, lanes={self.lanes}, max_bits={self.max_bits}, "
-                f"num_regs={self.num_regs}{', pipelined=True' if self.pipelined else ''})")
+                f"num_regs={self.num_regs}{', pipelined=True' if self.pipelined else ''}"
+                f"{'' if self.config.engine == DEFAULT_ENGINE else f', engine={self.config.engine!r}'})")
