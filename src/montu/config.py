@@ -115,8 +115,10 @@ class UnitConfig:
         return f"w{self.word_bits}_l{self.lanes}_b{self.max_bits}_r{self.num_regs}{suffix}"
 
 
-def _cfg(word: int, lanes: int, max_bits: int, regs: int, pipelined: bool = False) -> UnitConfig:
-    return UnitConfig(word_bits=word, lanes=lanes, max_bits=max_bits, num_regs=regs, pipelined=pipelined)
+def _cfg(word: int, lanes: int, max_bits: int, regs: int, pipelined: bool = False,
+         engine: str = DEFAULT_ENGINE) -> UnitConfig:
+    return UnitConfig(word_bits=word, lanes=lanes, max_bits=max_bits, num_regs=regs, pipelined=pipelined,
+                      engine=engine)
 
 
 # The configurations the RTL is checked in. Lint: every Word, lane count and build, the smallest
@@ -127,10 +129,12 @@ LINT_MATRIX = (
     _cfg(32, 1, 576, 32), _cfg(64, 2, 576, 20), _cfg(64, 4, 4096, 32), _cfg(32, 4, 576, 32),
     _cfg(64, 4, 64, 16), _cfg(64, 2, 4096, 32, True), _cfg(32, 2, 576, 32, True),
     _cfg(64, 4, 4096, 32, True), _cfg(64, 4, 64, 16, True),
+    _cfg(64, 2, 1024, 16, engine="cilardo"), _cfg(64, 2, 64, 16, engine="cilardo"),
 )
 COCOTB_MATRIX = (
     _cfg(64, 2, 4096, 32), _cfg(32, 1, 1024, 16), _cfg(32, 2, 576, 20), _cfg(64, 4, 1024, 16),
     _cfg(32, 4, 576, 16), _cfg(64, 2, 4096, 32, True), _cfg(32, 4, 576, 16, True),
+    _cfg(64, 2, 1024, 16, engine="cilardo"),
 )
 COCOTB_EXTRA = (
     _cfg(64, 1, 576, 16), _cfg(64, 4, 4096, 32), _cfg(64, 4, 1024, 16, True),

@@ -23,7 +23,8 @@ from montu.paths import hw_root
 UNIT_CORE = "montu:ip:montu"          # the Montu unit (montu_top)
 # The unit and each of its engines on its own, by top module (montu synth --top, the benches).
 CORE_OF_TOP = {"montu_top": UNIT_CORE, "montu_mont": "montu:ip:montu_mont",
-               "montu_inv": "montu:ip:montu_inv", "montu_wordop": "montu:ip:montu_wordop"}
+               "montu_inv": "montu:ip:montu_inv", "montu_wordop": "montu:ip:montu_wordop",
+               "cilardo_mont": "montu:ip:cilardo"}
 
 # File types a core may list, and what the tools do with them.
 HDL_TYPES = ("systemVerilogSource", "verilogSource")

@@ -245,7 +245,9 @@ def _supports(entry: montu.engines.Engine, op: str) -> bool:
 
 
 def _synth_entry(synth: dict, engine: str, build: dict[str, object]) -> dict | None:
-    want = UNIT_SYNTH if engine == "bie2021" else {"engine": engine, **build}
+    # a build's RTL parameters; "mode" (cilardo's paper/alg2) is how the driver runs it
+    params = {k: v for k, v in build.items() if k != "mode"}
+    want = UNIT_SYNTH if engine == "bie2021" else {"engine": engine, **params}
     for run in synth.get("runs", []):
         if run.get("config") == want:
             return run

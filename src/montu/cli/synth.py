@@ -18,7 +18,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     synth.add_argument("--max-bits", type=positive_integer, default=4096, help="MaxBits (default 4096)")
     synth.add_argument("--num-regs", type=positive_integer, default=32, help="NumRegs: 16 .. 32 (default 32)")
     synth.add_argument("--top", default="montu_top",
-                       choices=("montu_top", "montu_mont", "montu_inv", "montu_wordop"),
+                       choices=("montu_top", "montu_mont", "montu_inv", "montu_wordop", "cilardo_mont"),
                        help="the unit (default) or one engine on its own, with the unit's "
                             "Word/Lanes/MaxBits: shows which engine limits fmax")
     synth.add_argument("--engine", default=None,

@@ -32,6 +32,9 @@ from montu.engines.bie2021 import Bie2021Engine
 from montu.isa import Response, decode_slots, load
 
 MODES = tuple(GUARD_BITS_MODES)   # ("paper", "alg2")
+# `montu synth --engine cilardo`: the whole unit (montu_top) with MulCore = 1 at the unit's
+# default parameters; `montu synth --top cilardo_mont` places the multiplier alone.
+SYNTH_BUILDS = ({**UnitConfig(engine="cilardo").generics},)
 
 
 def paper_product_cycles(words: int) -> int:

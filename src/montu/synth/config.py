@@ -12,7 +12,8 @@ WORDS = (32, 64)
 LANES = (1, 2, 4)
 MAX_BITS = (1024, 4096)
 # The unit, or one of its engines on its own (to see which one limits fmax).
-TOPS = ("montu_top", "montu_mont", "montu_inv", "montu_wordop")
+# cilardo_mont: cilardo2008's multiplier (MulCore = 1), the paper's "multiplier core only" area.
+TOPS = ("montu_top", "montu_mont", "montu_inv", "montu_wordop", "cilardo_mont")
 # The tops that have the Pipelined parameter (the high-clock build: pipelined MAC lanes, q unit,
 # word engine and inversion engine; the unit needs Lanes = 2 or 4).
 PIPELINED_TOPS = ("montu_top", "montu_mont", "montu_wordop", "montu_inv")
@@ -38,7 +39,8 @@ class SynthConfig:
         # the unit's rules (montu.config); an engine without MAC lane pairs may pipeline alone
         lane_pair_needed = self.top in ("montu_top", "montu_mont")
         UnitConfig(word_bits=self.word, lanes=self.lanes, max_bits=self.max_bits,
-                   num_regs=self.num_regs, pipelined=self.pipelined and lane_pair_needed)
+                   num_regs=self.num_regs, pipelined=self.pipelined and lane_pair_needed,
+                   engine="cilardo" if self.top == "cilardo_mont" else "bie2021")
 
     @property
     def name(self) -> str:
@@ -60,6 +62,8 @@ class SynthConfig:
         engine = {"Word": self.word, "MaxWords": self.max_bits // self.word}
         if self.top == "montu_mont":
             return engine | {"Lanes": self.lanes} | pipelined
+        if self.top == "cilardo_mont":
+            return engine
         return engine | pipelined
 
     @property

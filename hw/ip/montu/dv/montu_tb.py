@@ -22,10 +22,15 @@ from montu.arith import gf2m as gf2m_arith
 from montu.isa import Response, encode, load
 from montu.backends.sim import Simulator
 from montu.backends.sim.inversion import run_inversion
+from montu.arith.cilardo_fios import fios_correct, fios_rows
+from montu.arith.field import Field
+from montu.config import MUL_CORES, UnitConfig
 
 CFG = json.loads(os.environ.get("MONTU_CFG", '{"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}'))
 WORD, LANES, MAX_BITS, NUM_REGS = CFG["Word"], CFG["Lanes"], CFG["MaxBits"], CFG["NumRegs"]
 PIPELINED = int(CFG.get("Pipelined", 0))
+# the Montgomery multiplier of STARTMMI/MMX: MulCore = 1 is cilardo2008's (montu.config.MUL_CORES)
+ENGINE = {v: k for k, v in MUL_CORES.items()}[int(CFG.get("MulCore", 0))]
 MAX_WORDS = MAX_BITS // WORD
 ISA = load()
 E = ISA.error_code
@@ -59,8 +64,12 @@ def poly_inv_mod_xn(n: int, bits: int) -> int:
 
 
 def mont_ref(x: int, y: int, n: int, L: int, gf2m: bool) -> int:
-    """STARTMMI exactly as instructions.yaml defines it for any operands."""
+    """STARTMMI exactly as instructions.yaml defines it for any operands (on the cilardo build:
+    the golden model's rows, fios_rows over L/64 words, then fios_correct)."""
     R = 1 << L
+    if ENGINE == "cilardo" and not gf2m:
+        p = fios_rows(x, y, n, field=Field.GFP, word_bits=64, words=L // 64)[-1].p
+        return fios_correct(p, n, field=Field.GFP) & (R - 1)
     if gf2m:
         q = clmul(clmul(x, y), poly_inv_mod_xn(n, L)) & (R - 1)
         return (clmul(x, y) ^ clmul(q, n)) >> L
@@ -70,7 +79,7 @@ def mont_ref(x: int, y: int, n: int, L: int, gf2m: bool) -> int:
 
 
 def expected_cycles(name: str, W: int, gf2m: int = 0, **data_dependent: int) -> int:
-    return ISA.by_name[name].cycle_count(k=W * WORD // 64, W=W, Word=WORD, Lanes=LANES,
+    return ISA.by_name[name].cycle_count(ENGINE, k=W * WORD // 64, W=W, Word=WORD, Lanes=LANES,
                                          NumRegs=NUM_REGS, MaxWords=MAX_WORDS,
                                          Pipelined=PIPELINED, gf2m=gf2m,
                                          **data_dependent)
@@ -82,8 +91,9 @@ class Unit:
 
     def __init__(self, dut):
         self.dut = dut
-        self.sim = Simulator(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS, num_regs=NUM_REGS,
-                             pipelined=bool(PIPELINED))
+        self.sim = Simulator(config=UnitConfig(word_bits=WORD, lanes=LANES, max_bits=MAX_BITS,
+                                               num_regs=NUM_REGS, pipelined=bool(PIPELINED),
+                                               engine=ENGINE))
         self.W = 64 // WORD
         self.gf2m = 0
         self.check_sim = True

@@ -22,7 +22,11 @@ module montu_top
   parameter int unsigned Lanes   = 2,    // 1, 2 or 4 MAC lanes
   parameter int unsigned MaxBits = 4096, // multiple of 64
   parameter int unsigned NumRegs = 32,   // 16 .. 32
-  parameter bit          Pipelined = 1'b0   // pipelined engines for a high clock (Lanes 2, 4)
+  parameter bit          Pipelined = 1'b0,  // pipelined engines for a high clock (Lanes 2, 4)
+  // The Montgomery multiplier of STARTMMI/MMX: 0 montu_mont (bie2021 Alg. 2 on Lanes MAC lanes),
+  // 1 cilardo_mont (cilardo2008: FIOS on the 8-stage dual-field Booth/Montgomery word unit,
+  // Word = 64, Pipelined = 0; Lanes is then unused)
+  parameter int unsigned MulCore = 0
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -66,6 +70,12 @@ module montu_top
   end
   if (Pipelined && Lanes == 1) begin : g_bad_pipelined
     $error("montu_top: Pipelined needs Lanes = 2 or 4");
+  end
+  if (MulCore > 1) begin : g_bad_mulcore
+    $error("montu_top: MulCore must be 0 (montu_mont) or 1 (cilardo_mont)");
+  end
+  if (MulCore == 1 && (Word != 64 || Pipelined)) begin : g_bad_cilardo
+    $error("montu_top: MulCore = 1 (cilardo2008) needs Word = 64 and Pipelined = 0");
   end
 
   // Decode errors are reported from StErr, one cycle after decode: 2 cycles after accept.
@@ -206,32 +216,64 @@ module montu_top
 
   assign mm_start = dec_ok && is_mm;
 
-  montu_mont #(
-    .Word(Word), .Lanes(Lanes), .MaxWords(MaxWords), .Pipelined(Pipelined)
-  ) u_mont (
-    .clk_i, .rst_ni,
-    .start_i   (mm_start),
-    .gf2m_i    (gf2m_q),
-    .s_i       (s_q),
-    .w_i       (w_q),
-    .re_o      (mm_re),
-    .x_idx_o   (mm_x_idx),
-    .y_idx_o   (mm_y_idx),
-    .n_idx_o   (mm_n_idx),
-    .x_i       (rdata_a),
-    .y_i       (rdata_b),
-    .n_i       (rdata_n),
-    .t_re_o    (mm_t_re),
-    .t_raddr_o (mm_t_raddr),
-    .t_rdata_i (t_rdata),
-    .t_we_o    (mm_t_we),
-    .t_waddr_o (mm_t_waddr),
-    .t_wdata_o (mm_t_wdata),
-    .rf_we_o   (mm_rf_we),
-    .rf_idx_o  (mm_rf_idx),
-    .rf_wdata_o(mm_rf_wdata),
-    .done_o    (mm_done)
-  );
+  if (MulCore == 1) begin : g_cilardo
+    // cilardo2008's multiplier: same ports; it needs no Montgomery constant (its quotient digits
+    // come from the Montgomery recoding of Table 2, which reads n_1 alone)
+    logic [Word-1:0] unused_w;
+    assign unused_w = w_q;
+    cilardo_mont #(
+      .Word(Word), .MaxWords(MaxWords)
+    ) u_mont (
+      .clk_i, .rst_ni,
+      .start_i   (mm_start),
+      .gf2m_i    (gf2m_q),
+      .s_i       (s_q),
+      .re_o      (mm_re),
+      .x_idx_o   (mm_x_idx),
+      .y_idx_o   (mm_y_idx),
+      .n_idx_o   (mm_n_idx),
+      .x_i       (rdata_a),
+      .y_i       (rdata_b),
+      .n_i       (rdata_n),
+      .t_re_o    (mm_t_re),
+      .t_raddr_o (mm_t_raddr),
+      .t_rdata_i (t_rdata),
+      .t_we_o    (mm_t_we),
+      .t_waddr_o (mm_t_waddr),
+      .t_wdata_o (mm_t_wdata),
+      .rf_we_o   (mm_rf_we),
+      .rf_idx_o  (mm_rf_idx),
+      .rf_wdata_o(mm_rf_wdata),
+      .done_o    (mm_done)
+    );
+  end else begin : g_bie2021
+    montu_mont #(
+      .Word(Word), .Lanes(Lanes), .MaxWords(MaxWords), .Pipelined(Pipelined)
+    ) u_mont (
+      .clk_i, .rst_ni,
+      .start_i   (mm_start),
+      .gf2m_i    (gf2m_q),
+      .s_i       (s_q),
+      .w_i       (w_q),
+      .re_o      (mm_re),
+      .x_idx_o   (mm_x_idx),
+      .y_idx_o   (mm_y_idx),
+      .n_idx_o   (mm_n_idx),
+      .x_i       (rdata_a),
+      .y_i       (rdata_b),
+      .n_i       (rdata_n),
+      .t_re_o    (mm_t_re),
+      .t_raddr_o (mm_t_raddr),
+      .t_rdata_i (t_rdata),
+      .t_we_o    (mm_t_we),
+      .t_waddr_o (mm_t_waddr),
+      .t_wdata_o (mm_t_wdata),
+      .rf_we_o   (mm_rf_we),
+      .rf_idx_o  (mm_rf_idx),
+      .rf_wdata_o(mm_rf_wdata),
+      .done_o    (mm_done)
+    );
+  end
 
   logic            wo_start, wo_n_from_ra, wo_we, wo_done;
   logic [Jw-1:0]   wo_idx, wo_n_idx, wo_widx;
