@@ -178,7 +178,7 @@ module cilardo_fios_core
     .clk_i, .rst_ni, .fsel_i(fsel),
     .v_i(ent_q.v), .carry_i(ent_q.carry), .first_i(ent_q.first), .lastrow_i(ent_q.lastrow),
     .idx_i(ent_q.idx),
-    .a_i(ent_q.carry ? '0 : a_i), .n_i(ent_q.carry ? '0 : n_i), .b_i(b_i), .bprev_i(bprev_q),
+    .a_i(a_i), .n_i(n_i), .b_i(b_i), .bprev_i(bprev_q),
     .p_i(p_in),
     .out_v_o(wu_out_v), .out_carry_o(wu_out_carry), .out_lastrow_o(wu_out_lastrow),
     .out_idx_o(wu_out_idx), .out_p_o(wu_out_p), .out_n_o(wu_out_n),

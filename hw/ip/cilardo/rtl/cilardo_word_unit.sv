@@ -9,7 +9,8 @@
 // slot, Alg. 2 step 9) has A = N = P = 0 and gives P_{m-1} = C, w+3 bits signed.
 //
 // Stages (w = 64; one per clock, Fig. 8 read top to bottom; R_k = right 16x16, L_k = left
-// 48x16 module of digit rows 8k .. 8k+7):
+// 48x16 module of digit rows 8k .. 8k+7; L_k also adds the window columns of R_k's last MMG
+// row and, on a first word, retires R_k's window, whose carry gam goes to R_{k+1}):
 //   1 R_0   2 L_0   3 R_1   4 L_1   5 R_2   6 L_2   7 R_3
 //   8 L_3, then the extra PPG row t = w/2 (digit (0, 0, b_{w-1}), last row of a product only:
 //     it makes B unsigned when its top bit is set; no modulus multiple at that position), the
@@ -37,8 +38,8 @@ module cilardo_word_unit
   input  logic                     first_i,     // slot 0: first_word
   input  logic                     lastrow_i,   // row m-1
   input  logic [Jw-1:0]            idx_i,       // slot number i
-  input  logic [Word-1:0]          a_i,
-  input  logic [Word-1:0]          n_i,
+  input  logic [Word-1:0]          a_i,         // A_i, N_i (any value on the carry slot, where
+  input  logic [Word-1:0]          n_i,         // the unit takes them as 0)
   input  logic [Word-1:0]          b_i,
   input  logic                     bprev_i,
   input  logic [Word+2:0]          p_i,         // P_i, signed (the top word needs w+3 bits)
@@ -96,8 +97,8 @@ module cilardo_word_unit
     pin.first   = first_i;
     pin.lastrow = lastrow_i;
     pin.idx     = idx_i;
-    pin.a       = a_i;
-    pin.n       = n_i;
+    pin.a       = carry_i ? '0 : a_i;
+    pin.n       = carry_i ? '0 : n_i;
     pin.b       = b_i;
     pin.bprev   = bprev_i;
     pin.s       = SumW'($signed(p_i));
@@ -108,45 +109,52 @@ module cilardo_word_unit
   // Stages 1 .. 8: R_k (stage 2k+1) and L_k (stage 2k+2)
   // ---------------------------------------------------------------------------------------
   for (genvar k = 0; k < NumGroups; k++) begin : g_group
-    pipe_t rin, lin;
+    pipe_t           rin, lin;
+    logic [Word-1:0] la_a, la_n;   // A_i, N_i for R_k's look-ahead: R_0's skip the carry-slot
+                                   // zeroing (the look-ahead's digits are unused there)
     if (k == 0) begin : g_in_first
-      assign rin = pin;
+      assign rin  = pin;
+      assign la_a = a_i;
+      assign la_n = n_i;
     end else begin : g_in_next
-      assign rin = st_q[2*k];
+      assign rin  = st_q[2*k];
+      assign la_a = rin.a;
+      assign la_n = rin.n;
     end
     assign lin = st_q[2*k+1];
 
     // ---- right module R_k: quotient digits and the low columns of rows 8k .. 8k+7
     logic [SumW-1:0]     r_s, r_c;
-    logic [1:0]          r_gam;
     digit_t [Digits-1:0] r_bd, r_qd;
     cilardo_right #(.Word(Word), .Group(k)) u_right (
       .clk_i, .rst_ni,
       .v_i(rin.v), .first_i(rin.first), .fsel_i,
-      .a_i(rin.a), .n_i(rin.n), .b_i(rin.b), .bprev_i(rin.bprev),
+      .a_i(rin.a), .n_i(rin.n), .la_a_i(la_a), .la_n_i(la_n), .b_i(rin.b), .bprev_i(rin.bprev),
       .s_i(rin.s), .c_i(rin.c), .gam_i(rin.gam),
-      .s_o(r_s), .c_o(r_c), .gam_o(r_gam), .bd_o(r_bd), .qd_o(r_qd)
+      .s_o(r_s), .c_o(r_c), .bd_o(r_bd), .qd_o(r_qd)
     );
     always_comb begin
       st_d[2*k+1]     = rin;
       st_d[2*k+1].s   = r_s;
       st_d[2*k+1].c   = r_c;
-      st_d[2*k+1].gam = r_gam;
       st_d[2*k+1].bd[k*Digits +: Digits] = r_bd;
       st_d[2*k+1].qd[k*Digits +: Digits] = r_qd;
     end
 
-    // ---- left module L_k: the other columns of the same rows
+    // ---- left module L_k: the other columns of the same rows; retires R_k's window
     logic [SumW-1:0] l_s, l_c;
+    logic [1:0]      l_gam;
     cilardo_left #(.Word(Word), .Group(k)) u_left (
+      .clk_i, .rst_ni, .v_i(lin.v),
       .first_i(lin.first), .fsel_i, .a_i(lin.a), .n_i(lin.n),
       .bd_i(lin.bd[k*Digits +: Digits]), .qd_i(lin.qd[k*Digits +: Digits]),
-      .s_i(lin.s), .c_i(lin.c), .s_o(l_s), .c_o(l_c)
+      .s_i(lin.s), .c_i(lin.c), .gam_i(lin.gam), .s_o(l_s), .c_o(l_c), .gam_o(l_gam)
     );
     always_comb begin
-      st_d[2*k+2]   = lin;
-      st_d[2*k+2].s = l_s;
-      st_d[2*k+2].c = l_c;
+      st_d[2*k+2]     = lin;
+      st_d[2*k+2].s   = l_s;
+      st_d[2*k+2].c   = l_c;
+      st_d[2*k+2].gam = l_gam;
     end
   end
 
