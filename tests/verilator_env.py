@@ -46,6 +46,9 @@ def set_make_flags() -> None:
 
 BUILD_ROOT = Path(__file__).resolve().parent / "hw" / "build"
 BUILD_ARGS = ("--assert", "--x-assign", "fast", "--x-initial", "unique")
+# For big datapaths (verma, cilardo): --public-flat-rw (added by cocotb's runner) registers every
+# signal with VPI in one symbol-table constructor, which GCC compiles for tens of minutes; split it.
+SPLIT_BUILD_ARGS = (*BUILD_ARGS, "--output-split-cfuncs", "1000")
 
 
 def run_cocotb(core: str, parameters: dict[str, int], build_name: str, test_module: str, *,

@@ -1,8 +1,8 @@
 """`montu --engine cilardo`: the unit built on cilardo2008's multiplier behind the whole CLI.
 
 RSA-2048 and ECDSA/ECDH on P-256 and sect283k1 with keys from OpenSSL, results checked by the
-`openssl` command (it has the binary curves; `cryptography` does not). The simulator backend
-here; the RTL test runs once hw/ip/cilardo/rtl/cilardo_mont.sv exists.
+`openssl` command (it has the binary curves; `cryptography` does not). The simulator backend,
+and one RSA signature on the Verilated unit with MulCore = 1 (same bytes and cycles).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from test_cli_crypto import montu, ok, one_line_error, openssl
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
 
-CILARDO_RTL = Path(__file__).resolve().parents[2] / "hw/ip/cilardo/rtl/cilardo_mont.sv"
 OAEP = ["-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:sha256",
         "-pkeyopt", "rsa_mgf1_md:sha256"]
 
@@ -127,8 +126,6 @@ def test_bad_input_gives_one_line(keys: Path, argv: list[str], fragment: str) ->
     one_line_error(cilardo(*argv, cwd=keys), fragment)
 
 
-@pytest.mark.skipif(not CILARDO_RTL.is_file(),
-                    reason="the cilardo RTL (hw/ip/cilardo/rtl/cilardo_mont.sv) is not written yet")
 def test_rtl_signs_as_the_simulator_cycle_for_cycle(keys: Path) -> None:
     """One RSA-1024 v1.5 signature on the Verilated montu_top with MulCore = 1: the same bytes
     (OpenSSL verifies them) and the same cycles as the simulator."""

@@ -25,15 +25,10 @@ from pathlib import Path
 import pytest
 
 from montu import hw
-from verilator_env import (BUILD_ARGS, BUILD_ROOT, missing_tool, set_make_flags,
+from verilator_env import (BUILD_ROOT, SPLIT_BUILD_ARGS, missing_tool, set_make_flags,
                            verilator_on_path)
 
 CORE = "montu:ip:cilardo"
-
-# --public-flat-rw (added by cocotb's runner) registers every signal of the 64 digit rows with VPI
-# in one symbol-table constructor, which GCC compiles for tens of minutes; split it (as the verma
-# benches do).
-SPLIT_ARGS = (*BUILD_ARGS, "--output-split-cfuncs", "1000")
 
 # name -> (target, parameters, bench module)
 RUNS = {
@@ -66,7 +61,7 @@ def run_bench(target: str, parameters: dict[str, int], build_name: str, module: 
     build_dir = BUILD_ROOT / f"cilardo_{build_name}"
     runner = get_runner("verilator")
     runner.build(sources=hw.sources(CORE, target), hdl_toplevel=toplevel, parameters=parameters,
-                 build_dir=build_dir, build_args=list(SPLIT_ARGS), always=False)
+                 build_dir=build_dir, build_args=list(SPLIT_BUILD_ARGS), always=False)
     for path in (str(Path(hw.__file__).resolve().parents[1]), str(hw.dv_dir(CORE))):
         if path not in sys.path:
             sys.path.insert(0, path)

@@ -18,7 +18,7 @@ import pytest
 
 from montu.config import COCOTB_EXTRA, COCOTB_MATRIX
 from montu.hw import UNIT_CORE
-from verilator_env import BUILD_ARGS, BUILD_ROOT, run_cocotb
+from verilator_env import BUILD_ARGS, BUILD_ROOT, SPLIT_BUILD_ARGS, run_cocotb
 
 CONFIGS = {cfg.name: cfg.generics for cfg in COCOTB_MATRIX}
 if os.environ.get("MONTU_RTL_ALL"):
@@ -32,9 +32,8 @@ def test_montu_rtl(name: str) -> None:
     env = {"MONTU_CFG": json.dumps(cfg),
            "MONTU_CYCLES_OUT": str(build_dir / "startmmi_cycles.json"),
            "MONTU_MINV_CYCLES_OUT": str(build_dir / "minv_cycles.json")}
-    # the cilardo multiplier's 64 digit rows make --public-flat-rw's symbol table one huge C++
-    # function (tens of minutes of GCC): split it, as the engines' benches do
-    args = (*BUILD_ARGS, "--output-split-cfuncs", "1000") if cfg.get("MulCore") else BUILD_ARGS
+    # the cilardo multiplier's 64 digit rows: split the symbol table (verilator_env)
+    args = SPLIT_BUILD_ARGS if cfg.get("MulCore") else BUILD_ARGS
     total, failed, _ = run_cocotb(UNIT_CORE, cfg, f"montu_{name}", "montu_tb", env=env,
                                   build_args=args)
     assert failed == 0, f"{failed} of {total} cocotb tests failed in {name} (see {build_dir})"

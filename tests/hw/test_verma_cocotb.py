@@ -21,7 +21,7 @@ import subprocess
 import pytest
 
 from montu import hw
-from verilator_env import BUILD_ARGS, BUILD_ROOT, missing_tool, run_cocotb, verilator_on_path
+from verilator_env import BUILD_ROOT, SPLIT_BUILD_ARGS, missing_tool, run_cocotb, verilator_on_path
 
 CORE = "montu:ip:verma"
 
@@ -38,11 +38,6 @@ if os.environ.get("MONTU_RTL_ALL"):
     CONFIGS.update(EXTRA)
 
 LINT_SIZES = (64, 200, 1024, 2048)
-
-# --public-flat-rw makes Verilator register every signal of the 3M PEs with VPI in one symbol-table
-# constructor; GCC -O1 takes superlinear time on it (K = 1024: 3000 entries, over half an hour).
-# Splitting the generated functions keeps each one small (the whole K = 1024 build: ~15 s).
-SPLIT_ARGS = (*BUILD_ARGS, "--output-split-cfuncs", "1000")
 
 
 def _lint(params: dict[str, int], *, wall: bool = True) -> subprocess.CompletedProcess:
@@ -87,6 +82,6 @@ def test_verma_rtl(name: str) -> None:
     build_dir = BUILD_ROOT / f"verma_{name}"
     env = {"VERMA_CFG": json.dumps(params), "VERMA_SUITE": suite}
     total, failed, _ = run_cocotb(CORE, params, f"verma_{name}", "verma_tb", env=env,
-                                  build_args=SPLIT_ARGS)
+                                  build_args=SPLIT_BUILD_ARGS)
     assert total >= 3 and failed == 0, \
         f"{failed} of {total} cocotb tests failed in {name} (see {build_dir})"
