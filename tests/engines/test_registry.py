@@ -8,7 +8,7 @@ from montu.isa import load
 
 
 def test_the_registry_lists_the_unit_and_refuses_unknown_names():
-    assert montu.engines.names() == ("bie2021", "yeh", "verma", "cilardo")
+    assert montu.engines.names() == ("bie2021", "yeh", "verma", "cilardo", "antao")
     with pytest.raises(UnknownEngine,
                        match="unknown engine 'nope': choose one of bie2021, yeh, verma, cilardo"):
         montu.engines.open("nope")

@@ -1,7 +1,7 @@
 """The registry of Montu's hardware engines: one line per engine (ENGINES.md §3).
 
     import montu.engines
-    montu.engines.names()                          # ('bie2021', 'yeh', 'verma', 'cilardo')
+    montu.engines.names()                          # ('bie2021', 'yeh', 'verma', 'cilardo', 'antao')
     engine = montu.engines.open("bie2021", backend="sim")
     engine.mod_mul(x, y, n)                        # plain x·y mod n, conversions included
     engine.last_cycles, engine.core_cycles         # the whole call / the core operations alone
@@ -67,6 +67,9 @@ REGISTRY: dict[str, Engine] = {engine.name: engine for engine in (
     # montu_top with MulCore = 1: STARTMMI/MMX on cilardo_mont (hw/ip/cilardo), the rest the unit's
     Engine("cilardo", "Cilardo & Mazzocca 2008, dual-field FIOS Montgomery multiplier in the unit",
            "montu:ip:montu", "montu_top", "montu.engines.cilardo", unit_build=True),
+    Engine("antao", "Antão & Sousa, programmable RNS processor: a ring of PEs under microcode",
+           "montu:ip:antao", "antao_top", "montu.engines.antao", commands=RSA_COMMANDS,
+           fields=("gfp",)),
 )}
 
 

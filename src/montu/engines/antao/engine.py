@@ -1,0 +1,300 @@
+"""The antao engine object (ENGINES.md §3): Antão & Sousa's programmable RNS processor behind the
+engine contract.
+
+    engine = montu.engines.open("antao", backend="sim", bits=1024)   # or backend="rtl"
+    engine.rns_mont_mul(x, y, n)     # the paper's primitive: Algorithm 1, u = (xy + qN)/M1 < 4N
+    engine.mod_mul(x, y, n)          # x·y mod n
+    engine.mod_exp(b, e, n)          # b^e mod n: the Montgomery ladder over all bits (constant time)
+    engine.mod_exp(b, e, n, ladder=False)   # left-to-right square-and-multiply (not constant time)
+    program = engine.assemble(source)       # your own microprogram (montu.engines.antao.assembler)
+    engine.run(program, inputs, entry="main", outputs=2)   # -> the output FIFO's words
+    engine.last_cycles, engine.core_cycles
+
+Every value is computed by the engine (simulator or Verilated antao_top) running microprograms
+(programs/*.rns); the host computes the constants of Algorithm 1 (montu.engines.antao.host),
+moves words in and out, and checks arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from montu.arith.antao_alg1 import check_modulus
+from montu.arith.field import Field
+from montu.engines.antao import host
+from montu.engines.antao.assembler import Program, assemble
+from montu.engines.antao.params import AntaoParams
+from montu.engines.antao.simulator import ISA, WORD_BITS, WORD_MASK, AntaoSimulator, encode
+from montu.engines.shell import CommandShell
+from montu.errors import ModulusError, MontuError
+from montu.isa.ucode import load_format
+
+BACKENDS = ("sim", "rtl")
+ERROR_NAME = {e.code: e.name for e in ISA.errors}
+FORMAT = load_format()
+
+
+class AntaoError(MontuError, ValueError):
+    """The antao engine rejected a command, or the host refused a request before sending any.
+    ``code``/``error``: the engine's error code and name (antao.yaml), None for host refusals."""
+
+    def __init__(self, message: str, code: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.error = None if code is None else ERROR_NAME.get(code, f"error code {code}")
+
+
+class AntaoModulusError(AntaoError, ModulusError):
+    """A modulus the build cannot use (even, < 3, too long for its bases, or sharing a factor
+    with a channel modulus)."""
+
+
+class AntaoEngine(CommandShell):
+    """A ring of P PEs with W-bit channels running the modexp microprogram.
+
+    Counters (of the last call): `last_cycles` = every command's cycles (microcode and constant
+    loads, pushes, runs, pops); `core_cycles` = the RUN of the operation itself (the
+    exponentiation's or multiplication's run, setup excluded). `total_cycles` never resets.
+    """
+
+    ISA = ISA
+    error_class = AntaoError
+    name = "antao"
+
+    def __init__(self, backend: object, params: AntaoParams, backend_name: str = "sim"):
+        self.backend = backend
+        self.backend_name = backend_name
+        self.params = params
+        self.bases = host.bases_for(params)
+        self.max_bits = host.max_modulus_bits(params)
+        self.last_cycles = 0
+        self.core_cycles = 0
+        self.total_cycles = 0
+        self._forget()
+
+    def _forget(self) -> None:
+        self._loaded_program: Program | None = None
+        self._loaded_modulus: int | None = None
+
+    def reset(self) -> None:
+        self.backend.reset()
+        self._forget()
+
+    # ------------------------------------------------------------ words over the shell
+    def _ucode_commands(self, program: Program) -> list[tuple[int, int]]:
+        commands = [(encode("UCADDR"), 0)]
+        for word in program.words:
+            commands += [(encode("UCW"), part) for part in FORMAT.parts_of(word)]
+        return commands
+
+    def _push_commands(self, words: Sequence[int]) -> list[tuple[int, int]]:
+        p = self.params
+        insn = encode("PUSH")
+        out = []
+        for word in words:
+            if not 0 <= word < 1 << p.w:
+                raise AntaoError(f"an input word must be in [0, 2^{p.w}) (got a "
+                                 f"{word.bit_length()}-bit value)")
+            out += [(insn, (word >> (WORD_BITS * i)) & WORD_MASK) for i in range(p.fifo_parts)]
+        return out
+
+    def _pop_commands(self, count: int) -> list[tuple[int, int]]:
+        return [(encode("POP"), 0)] * (count * self.params.fifo_parts)
+
+    def _words(self, responses: Sequence, count: int) -> list[int]:
+        parts = self.params.fifo_parts
+        tail = responses[len(responses) - count * parts:]
+        return [sum(tail[i * parts + j].data << (WORD_BITS * j) for j in range(parts))
+                for i in range(count)]
+
+    def _execute(self, program: Program, entry: str, inputs: Sequence[int], outputs: int,
+                 what: str, setup: Sequence[int] | None = None) -> list[int]:
+        """Load `program` if needed, run `setup` (the modulus constants) if given, push `inputs`,
+        RUN `entry`, pop `outputs` words."""
+        commands: list[tuple[int, int]] = []
+        if self._loaded_program is not program:
+            commands += self._ucode_commands(program)
+        if setup is not None:
+            commands += self._push_commands(setup) + [(encode("RUN"), program.entry("setup"))]
+        commands += self._push_commands(inputs)
+        run_index = len(commands)
+        commands.append((encode("RUN"), program.entry(entry)))
+        commands += self._pop_commands(outputs)
+        responses = self._send(commands, what)
+        self.core_cycles += responses[run_index].cycles
+        self._loaded_program = program
+        return self._words(responses, outputs)
+
+    # ------------------------------------------------------------ validation
+    def check_modulus(self, n: int) -> None:
+        _check_int("modulus", n)
+        if n % 2 == 0 or n < 3:
+            raise AntaoModulusError(
+                "modulus must be an odd integer >= 3 for RNS Montgomery multiplication on the "
+                f"antao engine (got {'an even' if n % 2 == 0 else 'a'} {n.bit_length()}-bit value)")
+        if n.bit_length() > self.max_bits:
+            raise AntaoModulusError(
+                f"a {n.bit_length()}-bit modulus is longer than this antao build takes "
+                f"({self.max_bits} bits with {self.params.pes} PEs of {self.params.w} bits: "
+                "8N <= M1, M2); open one with bits >= "
+                f"{n.bit_length()}")
+        try:
+            check_modulus(n, self.bases)
+        except (ValueError, ModulusError) as exc:
+            raise AntaoModulusError(str(exc)) from None
+
+    @staticmethod
+    def _below(name: str, value: int, bound: int, bound_text: str) -> None:
+        _check_int(name, value)
+        if not 0 <= value < bound:
+            what = "a negative value" if value < 0 else f"a {value.bit_length()}-bit value"
+            raise AntaoError(f"{name} must be in [0, {bound_text}) for the antao engine (got {what})")
+
+    def _modulus_stream(self, n: int) -> list[int] | None:
+        """The setup stream when the engine does not hold n's constants yet."""
+        if self._loaded_modulus == n and self._loaded_program is not None:
+            return None
+        return host.modulus_setup(n, self.params).stream
+
+    def _input_limbs(self, x: int) -> list[int]:
+        return list(reversed(host.limbs(x, self.params.w, self.params.pes)))
+
+    def _run_modulus_program(self, what: str, n: int, entry: str, inputs: list[int]) -> int:
+        program = host.modexp_program(self.params)
+        words = self._execute(program, entry, inputs, self.params.pes, what,
+                              setup=self._modulus_stream(n))
+        self._loaded_modulus = n
+        return host.from_limbs(words, self.params.w)
+
+    # ------------------------------------------------------------ the API
+    def rns_mont_mul(self, x: int, y: int, n: int) -> int:
+        """The paper's primitive, Algorithm 1 on the ring: u = (x·y + q̂·N)/M1 ≡ x·y·M1^-1
+        (mod N), 0 <= u < 4N, unreduced, bit-exact with montu.arith.antao.mont_mul (0 <= x, y < 4N)."""
+        self._begin()
+        self.check_modulus(n)
+        self._below("x", x, 4 * n, "4N")
+        self._below("y", y, 4 * n, "4N")
+        return self._run_modulus_program("rns_mont_mul", n, "montmul",
+                                         self._input_limbs(x) + self._input_limbs(y))
+
+    def mod_mul(self, x: int, y: int, n: int, field: Field = Field.GFP) -> int:
+        """x·y mod n (0 <= x, y < n): two RNS Montgomery products (x·y/M1, then ×M1² mod n), the
+        product with 1, the CRT and the final subtractions, all on the engine."""
+        self._begin()
+        if Field(field) != Field.GFP:
+            raise AntaoError("the antao engine is GF(p) only (RNS arithmetic has no carry-less "
+                             "mode); use engine bie2021 for GF(2^m) multiplication")
+        self.check_modulus(n)
+        self._below("x", x, n, "n")
+        self._below("y", y, n, "n")
+        return self._run_modulus_program("mod_mul", n, "modmul",
+                                         self._input_limbs(x) + self._input_limbs(y))
+
+    def mod_exp(self, base: int, exponent: int, n: int, *, ladder: bool = True) -> int:
+        """base^exponent mod n, 0 <= base < n, 0 <= exponent < 2^k (k = n's bits). The ladder
+        (default) runs all k bits whatever the exponent: constant time. ladder=False runs
+        left-to-right square-and-multiply over the exponent's own bits (faster, not constant
+        time: for public exponents)."""
+        self._begin()
+        self.check_modulus(n)
+        self._below("base", base, n, "n")
+        _check_int("exponent", exponent)
+        k = n.bit_length()
+        if exponent < 0:
+            raise AntaoError("exponent must be non-negative (got a negative value)")
+        if exponent >> k:
+            raise AntaoError(f"exponent must be below 2^k = 2^{k} for a {k}-bit modulus on the "
+                             f"antao engine (got a {exponent.bit_length()}-bit exponent; reduce it "
+                             "first)")
+        t = k if ladder else exponent.bit_length()
+        try:
+            inputs = host.exponent_stream(base, exponent, t, self.params)
+        except ValueError as exc:
+            raise AntaoError(str(exc)) from None
+        return self._run_modulus_program("mod_exp", n, "ladder" if ladder else "modexp", inputs)
+
+    # ------------------------------------------------------------ user programs
+    def assemble(self, source: str, **names: int) -> Program:
+        """Assemble a microprogram for this build (montu.engines.antao.assembler's syntax)."""
+        return assemble(source, self.params, **names)
+
+    def run(self, program: Program, inputs: Sequence[int] = (), *, entry: str | None = None,
+            outputs: int = 0) -> list[int]:
+        """Run `program` from `entry` (its first word by default) with `inputs` in the input
+        FIFO; the `outputs` words it leaves in the output FIFO. A run error raises AntaoError."""
+        self._begin()
+        for word in inputs:
+            _check_int("input word", word)
+        commands = []
+        if self._loaded_program is not program:
+            commands += self._ucode_commands(program)
+        commands += self._push_commands(inputs)
+        run_index = len(commands)
+        commands.append((encode("RUN"), 0 if entry is None else program.entry(entry)))
+        responses = self._send(commands, "run")
+        self._loaded_program = program
+        self._loaded_modulus = None          # a user program may change the RAM
+        self.core_cycles += responses[run_index].cycles
+        if not outputs:
+            return []
+        return self._words(self._send(self._pop_commands(outputs), "run"), outputs)
+
+    @property
+    def build(self) -> dict[str, int]:
+        return self.params.generics
+
+    def __repr__(self) -> str:
+        p = self.params
+        return f"<AntaoEngine backend={self.backend_name} W={p.w} P={p.pes} max_bits={self.max_bits}>"
+
+
+def _check_int(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int (got {type(value).__name__})")
+
+
+RSA_CHANNEL_BITS = 96   # the paper's best channel width for RSA
+EC_CHANNEL_BITS = 64    # and for EC
+
+
+def params_for_bits(bits: int) -> dict[str, int]:
+    """The build for `bits`-bit moduli: the paper's channel widths (96 bits for RSA sizes, 64
+    for EC sizes up to 521 bits) and the fewest PEs whose bases take the modulus."""
+    w = EC_CHANNEL_BITS if bits <= 521 else RSA_CHANNEL_BITS
+    return {"w": w, "bits": bits}
+
+
+def build_for_bits(bits: int, w: int, **params: int) -> AntaoParams:
+    """The smallest P (from (bits + 3)/W up) whose bases take a `bits`-bit modulus."""
+    if bits < 2:
+        raise ValueError(f"bits must be >= 2 (got {bits})")
+    pes = max(2, -(-(bits + 3) // w))
+    while True:
+        alpha_bits = params.get("alpha_bits", min(w, pes.bit_length() + 2))
+        candidate = AntaoParams(**{"w": w, "pes": pes, "alpha_bits": alpha_bits,
+                                   "e_words": max(1, -(-bits // w)), **params})
+        if host.max_modulus_bits(candidate) >= bits:
+            return candidate
+        pes += 1
+
+
+def open(backend: str = "sim", *, bits: int | None = None, **params: int) -> AntaoEngine:  # noqa: A001
+    """An antao engine on `backend` ('sim' or 'rtl'). `bits`: size the build for moduli of that
+    length (P from it, EWords = ceil(bits/W)); else the parameters given (AntaoParams' names:
+    w, pes, depth, alpha_bits, mul_stages, ucode_depth, e_words, in_depth, out_depth), by
+    default the paper's EC build (W = 64, P = 4)."""
+    try:
+        built = (build_for_bits(bits, params.pop("w", EC_CHANNEL_BITS), **params) if bits is not None
+                 else AntaoParams(**params))
+    except TypeError as exc:
+        raise TypeError(f"unknown antao engine parameter: {exc}") from None
+    host.check_build(built)
+    if backend == "sim":
+        return AntaoEngine(AntaoSimulator(built), built, "sim")
+    if backend == "rtl":
+        from montu.backends.verilator import RtlModel
+
+        return AntaoEngine(RtlModel.engine("antao", built.generics), built, "rtl")
+    from montu.backends import UnknownBackend
+
+    raise UnknownBackend(f"unknown backend {backend!r}: choose {' or '.join(map(repr, BACKENDS))}")
