@@ -86,11 +86,9 @@ class MicroFormat:
         """Why `word` is a reserved encoding (E_UCODE), or None when every field is legal."""
         values = self.decode(word)
         for field in self.fields:
-            if field.name == "rsvd":
-                continue
             if not field.legal(values[field.name]):
                 return f"field {field.name} = {values[field.name]} is a reserved encoding"
-        if values["seq"] == self.by_name["seq"].value_of["LOOP"] and values["imm"] & 0xFF == 0:
+        if values["seq"] == self.by_name["seq"].value_of["LOOP"] and loop_length(values) == 0:
             return "LOOP with a body length of 0"
         return None
 
@@ -98,6 +96,11 @@ class MicroFormat:
         """The data words that carry `word` over the shell (least significant part first)."""
         mask = (1 << self.part_bits) - 1
         return [(word >> (i * self.part_bits)) & mask for i in range(self.parts)]
+
+
+def loop_length(values: Mapping[str, int]) -> int:
+    """A LOOP's body length: {lenx, imm[7:0]}."""
+    return (values["lenx"] << 8) | (values["imm"] & 0xFF)
 
 
 @functools.cache

@@ -59,7 +59,7 @@ MNEMONICS: dict[str, tuple[tuple[str, ...], dict[str, int | str]]] = {
 }
 BRANCHES = {"bit1": ("BIT", 1), "bit0": ("BIT", 0), "jmp": ("JMP", 0)}
 MAX_LOOP_COUNT = 255
-MAX_LOOP_LEN = 255
+MAX_LOOP_LEN = (1 << 14) - 1
 MAX_OFFSET = 0xFFF
 
 
@@ -236,7 +236,8 @@ def assemble(source: str, params: AntaoParams, **names: int) -> Program:
                 raise AssemblyError(f"{where}: an empty loop body")
             if length > MAX_LOOP_LEN:
                 raise AssemblyError(f"{where}: a loop body of {length} words (at most {MAX_LOOP_LEN})")
-            pending[start].values["imm"] = int(pending[start].values.get("imm", 0)) | length
+            pending[start].values["imm"] = int(pending[start].values.get("imm", 0)) | (length & 0xFF)
+            pending[start].values["lenx"] = length >> 8
             for other_start, other_end in closed:
                 if other_start > start and other_end == end:
                     raise AssemblyError(f"{where}: the inner loop ends on the outer loop's last word; "
@@ -339,7 +340,7 @@ def _fields(tokens: list[str], values: dict[str, int | str], env: Mapping[str, i
             _address(name, value, values, env, params, where)
             continue
         fmt = FORMAT.by_name.get(name)
-        if fmt is None or name == "rsvd":
+        if fmt is None or name == "lenx":
             raise AssemblyError(f"{where}: unknown field {name!r}")
         if value in fmt.value_of:
             values[name] = value

@@ -123,7 +123,9 @@ def program_source(name: str) -> str:
 
 @functools.cache
 def modexp_program(params: AntaoParams) -> Program:
-    return assemble(program_source("modexp"), params, LIMBS=params.pes, EW=params.e_words)
+    """lib.rns + modexp.rns for a build."""
+    return assemble(program_source("lib") + program_source("modexp"), params, LIMBS=params.pes,
+                    EW=params.e_words)
 
 
 def check_build(params: AntaoParams) -> None:

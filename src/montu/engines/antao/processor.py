@@ -68,6 +68,7 @@ class Micro:
     pop: int
     seq: int
     imm: int
+    lenx: int
     reserved: str | None
 
     @property
@@ -95,7 +96,6 @@ class Micro:
 
 def decode(word: int) -> Micro:
     values = FORMAT.decode(word)
-    values.pop("rsvd")
     return Micro(**values, reserved=FORMAT.reserved(word))
 
 
@@ -229,7 +229,7 @@ class Processor:
 
     def _loop_body(self, pc: int, m: Micro, stack: list[_Loop]) -> tuple[int, int, bool]:
         """A LOOP's (end, count, bad body: E_PC)."""
-        length, count = m.imm & 0xFF, m.imm >> 8
+        length, count = (m.lenx << 8) | (m.imm & 0xFF), m.imm >> 8
         end = pc + length
         bad = (bool(stack) and end >= stack[-1].end) or end >= self.p.ucode_depth
         return end, (count or self.lcr), bad
