@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from montu.arith.antao_alg1 import check_modulus
+from montu.arith.antao_ec import Curve, is_on_curve
+from montu.arith.antao_rns import is_probable_prime
 from montu.arith.field import Field
 from montu.engines.antao import host
 from montu.engines.antao.assembler import Program, assemble
@@ -75,6 +77,7 @@ class AntaoEngine(CommandShell):
     def _forget(self) -> None:
         self._loaded_program: Program | None = None
         self._loaded_modulus: int | None = None
+        self._loaded_curve: object = None
 
     def reset(self) -> None:
         self.backend.reset()
@@ -152,7 +155,7 @@ class AntaoEngine(CommandShell):
 
     def _modulus_stream(self, n: int) -> list[int] | None:
         """The setup stream when the engine does not hold n's constants yet."""
-        if self._loaded_modulus == n and self._loaded_program is not None:
+        if self._loaded_modulus == n and self._loaded_program is host.modexp_program(self.params):
             return None
         return host.modulus_setup(n, self.params).stream
 
@@ -213,6 +216,50 @@ class AntaoEngine(CommandShell):
             raise AntaoError(str(exc)) from None
         return self._run_modulus_program("mod_exp", n, "ladder" if ladder else "modexp", inputs)
 
+    def scalar_mult(self, k: int, point: tuple[int, int] | None, curve: Curve) -> tuple[int, int] | None:
+        """k·P on y² = x³ + ax + b over GF(p) by the ec.rns microprogram: a Montgomery ladder over
+        all bits(p) bits of k (constant time) with the complete formulas, then Z^-1 = Z^(p-2) and
+        the affine x, y; None for the point at infinity. 0 <= k < 2^bits(p); P on the curve."""
+        self._begin()
+        _check_int("scalar", k)
+        if not 0 <= k < 1 << curve.p.bit_length():
+            raise AntaoError(f"scalar must be in [0, 2^{curve.p.bit_length()}) (reduce it modulo "
+                             "the group order first)")
+        if not is_probable_prime(curve.p):
+            raise AntaoError("curve field modulus p must be prime (Z^-1 is computed as Z^(p-2))")
+        self.check_modulus(curve.p)
+        if not is_on_curve(point, curve):
+            raise AntaoError("point is not on the curve (or has coordinates outside [0, p))")
+        if point is None:
+            return None
+        p = self.params
+        try:
+            curve_words = host.curve_stream(curve.p, curve.a, curve.b, p)
+            inputs = host.ec_stream(k, point[0], point[1], curve.p, p)
+        except ValueError as exc:
+            raise AntaoError(str(exc)) from None
+        program = host.ec_program(p)
+        setup = None
+        if self._loaded_modulus != curve.p or self._loaded_program is not program:
+            setup = host.modulus_setup(curve.p, p).stream
+        commands: list[tuple[int, int]] = []
+        if self._loaded_program is not program:
+            commands += self._ucode_commands(program)
+        if setup is not None:
+            commands += self._push_commands(setup) + [(encode("RUN"), program.entry("setup"))]
+        if self._loaded_curve != (curve, p) or setup is not None:
+            commands += self._push_commands(curve_words) + [(encode("RUN"), program.entry("ecsetup"))]
+        commands += self._push_commands(inputs)
+        run_index = len(commands)
+        commands.append((encode("RUN"), program.entry("ecmul")))
+        commands += self._pop_commands(3 * p.pes)
+        responses = self._send(commands, "scalar_mult")
+        self.core_cycles += responses[run_index].cycles
+        self._loaded_program, self._loaded_modulus, self._loaded_curve = program, curve.p, (curve, p)
+        words = self._words(responses, 3 * p.pes)
+        z, x, y = (host.from_limbs(words[i * p.pes:(i + 1) * p.pes], p.w) for i in range(3))
+        return None if z == 0 else (x, y)
+
     # ------------------------------------------------------------ user programs
     def assemble(self, source: str, **names: int) -> Program:
         """Assemble a microprogram for this build (montu.engines.antao.assembler's syntax)."""
@@ -257,11 +304,15 @@ RSA_CHANNEL_BITS = 96   # the paper's best channel width for RSA
 EC_CHANNEL_BITS = 64    # and for EC
 
 
+EC_UCODE_DEPTH = 2048   # ec.rns is ~1,300 microinstructions
+
+
 def params_for_bits(bits: int) -> dict[str, int]:
     """The build for `bits`-bit moduli: the paper's channel widths (96 bits for RSA sizes, 64
-    for EC sizes up to 521 bits) and the fewest PEs whose bases take the modulus."""
-    w = EC_CHANNEL_BITS if bits <= 521 else RSA_CHANNEL_BITS
-    return {"w": w, "bits": bits}
+    for EC sizes up to 521 bits, with room for ec.rns) and the fewest PEs whose bases take it."""
+    if bits <= 521:
+        return {"w": EC_CHANNEL_BITS, "bits": bits, "ucode_depth": EC_UCODE_DEPTH}
+    return {"w": RSA_CHANNEL_BITS, "bits": bits}
 
 
 def build_for_bits(bits: int, w: int, **params: int) -> AntaoParams:

@@ -1,0 +1,282 @@
+"""The EC point multiplication microprogram (programs/ec.rns) and the static bounds behind it.
+
+Antão & Sousa's case study is EC point multiplication (P-224); this is the golden model's
+arithmetic (montu.arith.antao_ec: homogeneous projective coordinates, the complete addition law of
+Renes–Costello–Batina, Alg. 1 for any a, lazy reduction: an element carries a bound k, value
+< k·p, and a subtraction a − b adds k_b·p first) written out as microcode. Every bound is static
+— it depends only on the formula, never on the data — so the generator below runs the golden
+model's bound rules once, at generation time, and writes the program with the constants k·p it
+needs (KP<k>); `check_curve` proves for a curve and a build that no product ever needed the
+golden model's renormalization (k_a·k_b·p <= 2·M1) and no sum left the range (k·p <= M/2).
+
+The scalar multiplication is a Montgomery ladder over all T bits of the scalar: each bit runs
+one of two paths of identical instructions with R0 and R1 exchanged (R_(1-b) = R0 + R1,
+R_b = 2·R_b, both by the complete formula), so every bit costs the same clocks. Then Z is
+converted (its integer shows the point at infinity), Z^-1 = Z^(p-2) by square-and-multiply over
+the public exponent p − 2, and x = X·Z^-1, y = Y·Z^-1 are converted and output.
+
+    python3 -m montu.engines.antao.ec_program          # rewrite programs/ec.rns
+    python3 -m montu.engines.antao.ec_program --check  # exit 1 if it is out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROGRAM_PATH = Path(__file__).resolve().parent / "programs" / "ec.rns"
+LADDER_BOUND = 6          # the bound of every coordinate the ladder keeps (checked: a fixed point)
+
+
+@dataclass(frozen=True)
+class Element:
+    """An RNS variable (words NAME1, NAME2) and its static bound k (value < k·p)."""
+
+    name: str
+    bound: int
+
+
+@dataclass
+class BoundRules:
+    """The golden model's bound rules (antao_ec._RnsField) for p and the bases' M1, M2. With
+    `p = None` only the bounds are tracked (the program text does not depend on p)."""
+
+    p: int | None = None
+    m1: int = 0
+    m2: int = 0
+
+    def product(self, a: int, b: int) -> int:
+        if self.p is None:
+            return 3   # ceil(ka·kb·p/M1) + 2 with ka·kb·p <= M1: checked by check_curve
+        if a * b * self.p > 2 * self.m1:
+            raise ValueError(f"a product of bounds {a}·{b} would need the golden model's "
+                             "renormalization: the bases are too small for this curve")
+        return -(-a * b * self.p // self.m1) + 2
+
+    def total(self, a: int, b: int) -> int:
+        if self.p is not None and (a + b) * self.p > min(self.m1, self.m2) // 2:
+            raise ValueError(f"a sum of bounds {a}+{b} leaves the RNS range for this curve")
+        return a + b
+
+
+@dataclass
+class Emitter:
+    """Writes field operations as microcode lines (the macros mm, fadd, fsub of lib.rns)."""
+
+    rules: BoundRules
+    lines: list[str] = field(default_factory=list)
+    temps: dict[str, None] = field(default_factory=dict)   # every temporary name used
+    multiples: set[int] = field(default_factory=set)       # the k of every KP<k> constant
+    _next: int = 0
+
+    def temp(self) -> str:
+        name = f"E{self._next}"
+        self._next += 1
+        self.temps[name] = None
+        return name
+
+    def restart(self) -> None:
+        self._next = 0
+
+    def mul(self, a: Element, b: Element, dest: str | None = None) -> Element:
+        out = dest or self.temp()
+        self.lines.append(f"    mm {out}, {a.name}, {b.name}")
+        return Element(out, self.rules.product(a.bound, b.bound))
+
+    def add(self, a: Element, b: Element, dest: str | None = None) -> Element:
+        out = dest or self.temp()
+        self.lines.append(f"    fadd {out}, {a.name}, {b.name}")
+        return Element(out, self.rules.total(a.bound, b.bound))
+
+    def sub(self, a: Element, b: Element, dest: str | None = None) -> Element:
+        out = dest or self.temp()
+        self.multiples.add(b.bound)
+        self.lines.append(f"    fsub {out}, {a.name}, {b.name}, KP{b.bound}")
+        return Element(out, self.rules.total(a.bound, b.bound))
+
+
+Point = tuple[Element, Element, Element]
+
+
+def complete_add(f: Emitter, p1: Point, p2: Point, dest: tuple[str, str, str],
+                 a: Element, b3: Element) -> Point:
+    """Renes–Costello–Batina Alg. 1 in the golden model's order (antao_ec._complete_add); the
+    last operation of each coordinate writes `dest` (the inputs are not read after t5)."""
+    f.restart()
+    x1, y1, z1 = p1
+    x2, y2, z2 = p2
+    t0, t1, t2 = f.mul(x1, x2), f.mul(y1, y2), f.mul(z1, z2)
+    t3 = f.sub(f.mul(f.add(x1, y1), f.add(x2, y2)), f.add(t0, t1))
+    t4 = f.sub(f.mul(f.add(x1, z1), f.add(x2, z2)), f.add(t0, t2))
+    t5 = f.sub(f.mul(f.add(y1, z1), f.add(y2, z2)), f.add(t1, t2))
+    z3 = f.add(f.mul(b3, t2), f.mul(a, t4))
+    x3 = f.sub(t1, z3)
+    z3 = f.add(t1, z3)
+    y3 = f.mul(x3, z3)
+    t1 = f.add(f.add(t0, t0), t0)
+    t2 = f.mul(a, t2)
+    t4 = f.mul(b3, t4)
+    t1 = f.add(t1, t2)
+    t2 = f.mul(a, f.sub(t0, t2))
+    t4 = f.add(t4, t2)
+    y3 = f.add(y3, f.mul(t1, t4), dest[1])
+    x3 = f.sub(f.mul(t3, x3), f.mul(t5, t4), dest[0])
+    z3 = f.add(f.mul(t5, z3), f.mul(t3, t1), dest[2])
+    return x3, y3, z3
+
+
+def ladder_step(f: Emitter, add_into: str, double: str, other: str) -> None:
+    """R_add_into = R0 + R1, then R_double = 2·R_double (names "A"/"B": XA, YA, ZA / XB, ...)."""
+    k = LADDER_BOUND
+    a, b3 = Element("CA", 1), Element("CB3", 1)
+
+    def point(name: str) -> Point:
+        return Element(f"X{name}", k), Element(f"Y{name}", k), Element(f"Z{name}", k)
+
+    first, second = ("A", "B")
+    out = complete_add(f, point(first), point(second), tuple(f"{c}{add_into}" for c in "XYZ"), a, b3)
+    _check_fixed_point(out)
+    out = complete_add(f, point(double), point(double), tuple(f"{c}{double}" for c in "XYZ"), a, b3)
+    _check_fixed_point(out)
+    del other
+
+
+def _check_fixed_point(out: Point) -> None:
+    for e in out:
+        if e.bound > LADDER_BOUND:
+            raise ValueError(f"the ladder's coordinates would grow to bound {e.bound} > {LADDER_BOUND}")
+
+
+def generate(rules: BoundRules | None = None) -> tuple[str, set[int], list[str]]:
+    """The program text after lib.rns, the multiples k it needs, its temporaries."""
+    f = Emitter(rules or BoundRules())
+    f.lines.append("  loop LCR")
+    f.lines.append("    bit1 one")
+    ladder_step(f, "B", "A", "B")                 # bit 0: R1 = R0 + R1, R0 = 2·R0
+    f.lines.append("    jmp done")
+    f.lines.append("one:")
+    ladder_step(f, "A", "B", "A")                 # bit 1: R0 = R0 + R1, R1 = 2·R1
+    f.lines.append("    nop                                         ; the jmp's twin")
+    f.lines.append("done:")
+    f.lines.append("    nop")
+    f.lines.append("  endloop")
+    f.lines.append("  op.b2 a=ZA2 b=ZB2                             ; wait for R0 and R1 alike: the same "
+                   "clocks whichever path wrote last")
+    # the affine conversion of R0 (antao_ec._to_affine): to_int(Z) renormalizes Z first (bound 6)
+    k = LADDER_BOUND
+    z = Element("ZA", k)
+    f.restart()
+    f.lines.append("  mm A, ZA, RM                                  ; to_int(Z): renormalize (bound > 4)")
+    f.lines.append("  finish A                                      ; Z as an integer (0: infinity)")
+    f.lines.append("  lcld                                          ; T = bits of p - 2, less its top one")
+    f.lines.append("  loop EW")
+    f.lines.append("    eld")
+    f.lines.append("  endloop")
+    f.lines.append("  copy ZI, ZA                                   ; Z^(p-2): square-and-multiply")
+    f.lines.append("  loop LCR")
+    f.lines.append("    mm ZI, ZI, ZI")
+    f.lines.append("    bit0 plain")
+    f.lines.append("    mm ZI, ZI, ZA")
+    f.lines.append("plain:")
+    f.lines.append("    nop")
+    f.lines.append("  endloop")
+    rules_ = f.rules
+    inverse = Element("ZI", rules_.product(z.bound, z.bound))
+    for coordinate in ("XA", "YA"):
+        value = f.mul(Element(coordinate, k), inverse, "A")
+        if value.bound > 4:
+            raise ValueError("x·Z^-1 would need a renormalization before leaving the domain")
+        f.lines.append(f"  finish A                                      ; {coordinate[0].lower()} = "
+                       f"{coordinate[0]}·Z^-1")
+    f.lines.append("  halt")
+    return "\n".join(f.lines) + "\n", f.multiples, list(f.temps)
+
+
+HEADER = """; EC point multiplication k·P on the antao ring (Antão & Sousa §5's case study), after lib.rns.
+; GENERATED by `python3 -m montu.engines.antao.ec_program` (montu/engines/antao/ec_program.py):
+; do not edit; tests/engines/test_antao_ec.py fails when it drifts.
+;
+; The golden model's arithmetic (montu.arith.antao_ec): projective coordinates, the complete
+; addition of Renes–Costello–Batina (Alg. 1, any a) for additions and doublings, lazy reduction
+; with static bounds (a subtraction adds KP<k> = k·p, k the subtrahend's bound), Fermat inversion.
+; The scalar runs through a Montgomery ladder over all T bits: each bit takes one of two paths of
+; the same instructions with R0 = (XA:YA:ZA) and R1 = (XB:YB:ZB) exchanged (constant time).
+;
+; Entries and what the host pushes (after `setup` with N = p):
+;   ecsetup CA = a·M1 mod p, CB3 = 3b·M1 mod p and KP<k> = k·p for the k below, each as
+;           P words of B1 residues then P words of B2 residues (PE P-1 first)  -> nothing out
+;   ecmul   x's and y's LIMBS limbs (most significant first), T, the EWords words of the scalar
+;           left-aligned on T bits, then T' = bits(p-2) - 1 and the EWords words of p - 2 less
+;           its top bit, left-aligned on T'   -> Z, x, y as P limbs each (Z = 0: infinity)
+;
+; Names from the host: LIMBS, EW.
+"""
+
+
+def render() -> str:
+    body, multiples, temps = generate()
+    lines = [HEADER]
+    lines.append(".var CA1                   ; a in the Montgomery domain")
+    lines.append(".var CA2")
+    lines.append(".var CB31                  ; 3b in the Montgomery domain")
+    lines.append(".var CB32")
+    for k in sorted(multiples):
+        lines.append(f".var KP{k}1                  ; {k}·p")
+        lines.append(f".var KP{k}2")
+    for name in ("XA", "YA", "ZA", "XB", "YB", "ZB", "ZI", *temps):
+        lines.append(f".var {name}1")
+        lines.append(f".var {name}2")
+    lines.append("")
+    lines.append("ecsetup:")
+    for name in ("CA", "CB3", *(f"KP{k}" for k in sorted(multiples))):
+        lines.append(f"  load {name}1")
+        lines.append(f"  load {name}2")
+    lines.append("  halt")
+    lines.append("")
+    lines.append("ecmul:")
+    lines.append("  input X")
+    lines.append("  mm XB, X, RR                                  ; R1 = P in the Montgomery domain")
+    lines.append("  input X")
+    lines.append("  mm YB, X, RR")
+    lines.append("  copy ZB, RM")
+    lines.append("  zero XA                                       ; R0 = (0 : 1 : 0), the infinity")
+    lines.append("  copy YA, RM")
+    lines.append("  zero ZA")
+    lines.append("  lcld                                          ; T = bits of the scalar")
+    lines.append("  loop EW")
+    lines.append("    eld")
+    lines.append("  endloop")
+    lines.append(body)
+    return "\n".join(lines)
+
+
+def multiples() -> list[int]:
+    """The k of the KP<k> constants ecsetup loads, in order."""
+    return sorted(generate()[1])
+
+
+def check_curve(p: int, m1: int, m2: int) -> None:
+    """ValueError unless the program's static bounds hold for prime p on bases M1, M2."""
+    generate(BoundRules(p, m1, m2))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="write programs/ec.rns")
+    parser.add_argument("--check", action="store_true", help="only check that it is current")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        current = PROGRAM_PATH.read_text() if PROGRAM_PATH.exists() else ""
+        if current != text:
+            print(f"{PROGRAM_PATH} is out of date: run python3 -m montu.engines.antao.ec_program",
+                  file=sys.stderr)
+            return 1
+        return 0
+    PROGRAM_PATH.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
