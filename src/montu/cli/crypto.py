@@ -268,6 +268,8 @@ def _decrypt(args: argparse.Namespace) -> int:
 
 def _derive(args: argparse.Namespace) -> int:
     hardware = _Hardware(args, "derive")
+    if hardware.engine is not None:
+        return _derive_on_engine(args)
     unit = hardware.unit
     keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "--peer": args.peer})
     key = _private_key(args, hardware, "derive")
@@ -280,4 +282,48 @@ def _derive(args: argparse.Namespace) -> int:
         peer = peer.public_key()
     secret = _timed(args, key.unit, "ECDH derive", lambda: key.exchange(peer))
     keyfiles.write_output(args.out, secret)
+    return 0
+
+
+def _derive_on_engine(args: argparse.Namespace) -> int:
+    """ECDH on an engine that does EC point multiplication itself (antao): d·Q_peer with the
+    peer's point validated on the curve, the result checked on the curve before its x is
+    released (a fault gives no output)."""
+    from montu.arith.antao_ec import Curve as PrimeCurve
+    from montu.arith.antao_ec import is_on_curve
+    from montu.arith.field import Field
+    from montu.ec.curves import curve_by_oid
+
+    keyfiles.refuse_two_stdin_inputs({"-k/--key": args.key, "--peer": args.peer})
+    mine = keyfiles.load_ec_numbers(args.key, private=True)
+    peer = keyfiles.load_ec_numbers(args.peer, private=False)
+    curve, peer_curve = curve_by_oid(mine.curve_oid), curve_by_oid(peer.curve_oid)
+    if curve is None or peer_curve is None:   # load_key already refuses unknown curves
+        raise MontuError("unknown elliptic curve")
+    if peer_curve != curve:
+        raise MontuError(f"{args.peer}: the peer key is on {peer_curve.name}, this key on {curve.name}")
+    if curve.field != Field.GFP:
+        raise MontuError(f"the {args.engine} engine does ECDH over GF(p) only; {curve.name} is a "
+                         "binary curve (use --engine bie2021)")
+    point = peer.public
+    if point is None:
+        raise MontuError(f"{args.peer}: the key has no public point")
+    if not isinstance(point, tuple):
+        raise MontuError(f"{args.peer}: the {args.engine} engine needs the peer's point "
+                         "uncompressed")
+    prime = PrimeCurve(curve.modulus, curve.a, curve.b)
+    if curve.h != 1 or not is_on_curve(point, prime):
+        raise MontuError(f"{args.peer}: the peer's point is not on {curve.name}")
+    if not 1 <= mine.private < curve.n:
+        raise MontuError(f"{args.key}: the private key is not in [1, n - 1] for {curve.name}")
+    engine = open_engine(args, curve.modulus.bit_length())
+    start = time.perf_counter()
+    shared = engine.scalar_mult(mine.private, point, prime)
+    report_stats(args, "ECDH derive", engine.last_cycles, time.perf_counter() - start)
+    if shared is None:
+        raise MontuError("the shared point is the point at infinity (a bad peer key)")
+    if not is_on_curve(shared, prime):
+        raise MontuError(f"the {args.engine} engine's result is not on {curve.name}: a fault; "
+                         "nothing is released")
+    keyfiles.write_output(args.out, shared[0].to_bytes(curve.field_bytes, "big"))
     return 0

@@ -186,6 +186,11 @@ def _load_key_data(data: bytes, unit: Unit | None, engine_for_bits=None, engine_
 
     algorithm = ec_encoding.key_algorithm(data)
     if algorithm == "ec" and engine_for_bits is not None:
+        import montu.engines
+
+        if montu.engines.get(engine_name).can("derive"):
+            raise MontuError(f"this is an EC key; the {engine_name} engine uses EC keys for derive "
+                             "(ECDH) only (ECDSA needs --engine bie2021)")
         raise MontuError(f"this is an EC key; the {engine_name} engine runs RSA only "
                          "(EC keys need --engine bie2021)")
     if algorithm == "ec":
@@ -203,6 +208,25 @@ def _load_key_data(data: bytes, unit: Unit | None, engine_for_bits=None, engine_
     if engine_for_bits is not None:
         return key_from_numbers(numbers, engine=engine_for_bits(numbers.n.bit_length()))
     return key_from_numbers(numbers, unit)
+
+
+def load_ec_numbers(path: str, *, private: bool):
+    """The integers of an EC key file (montu.ec.encoding.ParsedEcKey) without building a key on
+    the unit: for engines that do the curve arithmetic themselves. `private`: d is required."""
+    from montu.ec import encoding as ec_encoding
+
+    data = read_input(path, limit=MAX_KEY_BYTES, what="key file")
+    if ec_encoding.key_algorithm(data) != "ec":
+        raise MontuError(f"{path}: derive (ECDH) needs an EC key")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            parsed = ec_encoding.load_key(data)
+        except MontuError as exc:
+            raise MontuError(f"{path}: {exc}") from None
+    if private and parsed.private is None:
+        raise MontuError(f"{path}: derive (ECDH) needs an EC private key, this is a public key")
+    return parsed
 
 
 def is_rsa(key: object) -> bool:

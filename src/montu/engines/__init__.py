@@ -68,8 +68,8 @@ REGISTRY: dict[str, Engine] = {engine.name: engine for engine in (
     Engine("cilardo", "Cilardo & Mazzocca 2008, dual-field FIOS Montgomery multiplier in the unit",
            "montu:ip:montu", "montu_top", "montu.engines.cilardo", unit_build=True),
     Engine("antao", "Antão & Sousa, programmable RNS processor: a ring of PEs under microcode",
-           "montu:ip:antao", "antao_top", "montu.engines.antao", commands=RSA_COMMANDS,
-           fields=("gfp",)),
+           "montu:ip:antao", "antao_top", "montu.engines.antao",
+           commands=(*RSA_COMMANDS, "derive"), fields=("gfp",)),
 )}
 
 
