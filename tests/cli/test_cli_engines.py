@@ -30,10 +30,13 @@ def keys(tmp_path_factory) -> Path:
     return d
 
 
-# The RSA-only engines (the papers' systems are RSA chips); yeh's exponentiation follows the
-# exponent's bits (a warning on private operations), verma's ladder is constant time.
-RSA_ENGINES = ("yeh", "verma")
-CONSTANT_TIME = {"yeh": False, "verma": True}
+# The engines with their own RSA path (yeh and verma are RSA chips; antao runs RSA and ECDH);
+# yeh's exponentiation follows the exponent's bits (a warning on private operations), verma's and
+# antao's ladders are constant time.
+RSA_ENGINES = ("yeh", "verma", "antao")
+CONSTANT_TIME = {"yeh": False, "verma": True, "antao": True}
+RSA_ONLY = ("yeh", "verma")
+RTL_ENGINES = ("yeh", "verma")
 
 
 @pytest.mark.parametrize("engine", RSA_ENGINES)
@@ -92,9 +95,7 @@ def test_rsa_engine_modexp_and_modmul_in_hex(keys: Path, engine: str) -> None:
 @pytest.mark.parametrize("engine", RSA_ENGINES)
 @pytest.mark.parametrize("argv, fragment", [
     (["modinv", "3", "7"], "cannot run modinv; it runs modmul, modexp"),
-    (["derive", "-k", "ec.pem", "--peer", "ec.pem"], "cannot run derive"),
     (["genkey", "rsa", "--bits", "1024"], "cannot run genkey"),
-    (["sign", "-k", "ec.pem", "-i", "msg"], "EC key; the {engine} engine runs RSA only"),
     (["modexp", "3", "5", "8"], "odd"),
     (["modmul", "3", "5", "7", "--field", "gf2m"], "GF(p) only"),
 ])
@@ -102,12 +103,49 @@ def test_rsa_engine_refuses_with_one_line(keys: Path, engine: str, argv: list[st
     one_line_error(montu("--engine", engine, *argv, cwd=keys), fragment.format(engine=engine))
 
 
+@pytest.mark.parametrize("engine", RSA_ONLY)
+@pytest.mark.parametrize("argv, fragment", [
+    (["derive", "-k", "ec.pem", "--peer", "ec.pem"], "cannot run derive"),
+    (["sign", "-k", "ec.pem", "-i", "msg"], "EC key; the {engine} engine runs RSA only"),
+])
+def test_rsa_only_engine_refuses_ec_with_one_line(keys: Path, engine: str, argv: list[str],
+                                                 fragment: str) -> None:
+    one_line_error(montu("--engine", engine, *argv, cwd=keys), fragment.format(engine=engine))
+
+
+@pytest.mark.parametrize("curve", ["prime256v1", "secp224r1"])
+def test_antao_derives_what_openssl_derives(keys: Path, curve: str) -> None:
+    """ECDH on the antao engine's EC microprogram (the paper's P-224 case study, and P-256)."""
+    for name in ("mine", "peer"):
+        ok(openssl("ecparam", "-name", curve, "-genkey", "-noout", "-out", f"{name}_{curve}.pem", cwd=keys))
+    ok(openssl("pkey", "-in", f"peer_{curve}.pem", "-pubout", "-out", f"peer_{curve}_pub.pem", cwd=keys))
+    ok(openssl("pkeyutl", "-derive", "-inkey", f"mine_{curve}.pem", "-peerkey", f"peer_{curve}_pub.pem",
+               "-out", f"ossl_{curve}.bin", cwd=keys))
+    derived = ok(montu("--engine", "antao", "derive", "-k", f"mine_{curve}.pem", "--peer",
+                       f"peer_{curve}_pub.pem", "-o", f"antao_{curve}.bin", "--stats", cwd=keys))
+    assert "antao engine cycles" in derived.stderr.decode()
+    assert (keys / f"antao_{curve}.bin").read_bytes() == (keys / f"ossl_{curve}.bin").read_bytes()
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["sign", "-k", "ec.pem", "-i", "msg"], "uses EC keys for derive (ECDH) only"),
+    (["derive", "-k", "rsa1024.pem", "--peer", "ec.pem"], "needs an EC key"),
+    (["derive", "-k", "rsa1024_pub.pem", "--peer", "ec.pem"], "needs an EC key"),
+    (["derive", "-k", "ec.pem", "--peer", "peer_secp224r1_pub.pem"], "the peer key is on secp224r1"),
+])
+def test_antao_derive_refuses_with_one_line(keys: Path, argv: list[str], fragment: str) -> None:
+    if not (keys / "peer_secp224r1_pub.pem").exists():
+        ok(openssl("ecparam", "-name", "secp224r1", "-genkey", "-noout", "-out", "p224.pem", cwd=keys))
+        ok(openssl("pkey", "-in", "p224.pem", "-pubout", "-out", "peer_secp224r1_pub.pem", cwd=keys))
+    one_line_error(montu("--engine", "antao", *argv, cwd=keys), fragment)
+
+
 def test_an_unknown_engine_is_a_usage_error(keys: Path) -> None:
     result = montu("--engine", "nope", "modexp", "3", "5", "7", cwd=keys)
     assert result.returncode == 2 and b"invalid choice: 'nope'" in result.stderr
 
 
-@pytest.mark.parametrize("engine", RSA_ENGINES)
+@pytest.mark.parametrize("engine", RTL_ENGINES)
 def test_rsa_engine_on_the_rtl_signs_an_openssl_key_and_openssl_verifies(keys: Path, engine: str) -> None:
     """The same command on the engine's Verilated top (its 1024-bit build, built once and cached)."""
     signed = ok(montu("--engine", engine, "--backend", "rtl", "sign", "-k", "rsa1024.pem", "-i", "msg",

@@ -162,7 +162,7 @@ def generate(rules: BoundRules | None = None) -> tuple[str, set[int], list[str]]
     f.lines.append("done:")
     f.lines.append("    nop")
     f.lines.append("  endloop")
-    f.lines.append("  op.b2 a=ZA2 b=ZB2                             ; wait for R0 and R1 alike: the same "
+    f.lines.append("  macz.b2 ZA2, ZB2                              ; wait for R0 and R1 alike: the same "
                    "clocks whichever path wrote last")
     # the affine conversion of R0 (antao_ec._to_affine): to_int(Z) renormalizes Z first (bound 6)
     k = LADDER_BOUND

@@ -73,11 +73,14 @@ class Micro:
 
     @property
     def reads_a(self) -> bool:
-        return self.xsel == X_A or self.zsel in (Z_A, Z_NEGA) or self.ring == RING_LOAD
+        """Port a's word is used: ring = LOAD, or an operand of a SUM that is kept."""
+        return self.ring == RING_LOAD or (self.computes and (self.xsel == X_A
+                                                             or self.zsel in (Z_A, Z_NEGA)))
 
     @property
     def reads_b(self) -> bool:
-        return self.ysel == Y_B or self.zsel in (Z_B, Z_NEGB)
+        """Port b's word is used: an operand of a SUM that is kept."""
+        return self.computes and (self.ysel == Y_B or self.zsel in (Z_B, Z_NEGB))
 
     @property
     def uses_in(self) -> bool:

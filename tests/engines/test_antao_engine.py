@@ -1,0 +1,162 @@
+"""The antao engine through the engine contract (montu.engines.open("antao")) on its cycle-exact
+model: Algorithm 1 bit-exact with the golden model (montu.arith.antao) — the residues of every
+step, not only the result —, modular multiplication and exponentiation against Python, EC point
+multiplication on P-224 and P-256 against the affine oracle, the constant-time ladders measured,
+the errors, and user microprograms."""
+
+from __future__ import annotations
+
+import random
+from operator import mul
+
+import pytest
+
+import montu.engines
+from montu.arith import antao as golden
+from montu.arith.antao_alg1 import Tally, montgomery_constants
+from montu.arith.antao_ec import P256, P256_GENERATOR, Curve, ec_scalar_mult_oracle
+from montu.arith.antao_rns import alpha_hat, to_rns
+from montu.arith.field import Field
+from montu.engines.antao import AntaoError, AntaoModulusError, AssemblyError, host, params_for_bits
+
+P224 = Curve(p=2**224 - 2**96 + 1, a=2**224 - 2**96 + 1 - 3,
+             b=0xB4050A850C04B3ABF54132565044B0B7D7BFD8BA270B39432355FFB4)
+P224_GENERATOR = (0xB70E0CBD6BB4BF7F321390B94A03C1D356C21122343280D6115C1D21,
+                  0xBD376388B5F723FB4C22DFE6CD4375A05A07476444D5819985007E34)
+
+
+def modulus(rng: random.Random, bits: int) -> int:
+    return rng.getrandbits(bits) | 1 | (1 << (bits - 1))
+
+
+def test_the_engine_is_registered_with_its_commands() -> None:
+    entry = montu.engines.get("antao")
+    assert entry.core == "montu:ip:antao" and entry.top == "antao_top"
+    assert entry.can("derive") and entry.can("sign") and not entry.can("modinv")
+    assert entry.fields == ("gfp",) and entry.constant_time
+
+
+@pytest.mark.parametrize("bits, w", [(192, 64), (512, 96), (1024, 64)])
+def test_algorithm_1_is_bit_exact_with_the_golden_model_step_by_step(bits: int, w: int) -> None:
+    """rns_mont_mul runs the montmul entry: the residues the PEs leave of s1 (step 1's input),
+    q1 (step 1), xi2 (step 4), u2 (step 3) and u1 (step 5) equal the golden model's, and the CRT
+    gives the golden mont_mul's u."""
+    rng = random.Random(bits)
+    engine = montu.engines.open("antao", bits=bits, w=w)
+    sim, bases = engine.backend, engine.bases
+    b1, b2, r = bases.base1, bases.base2, bases.alpha_bits
+    symbols = host.modexp_program(engine.params).symbols
+    for trial in range(4):
+        n = modulus(rng, bits)
+        x, y = [(0, 4 * n - 1), (4 * n - 1, 4 * n - 1), (1, 1)][trial] if trial < 3 else \
+            (rng.randrange(4 * n), rng.randrange(4 * n))
+        u = engine.rns_mont_mul(x, y, n)
+        assert u == golden.mont_mul(x, y, n, bases)[0]
+        c = montgomery_constants(n, bases)
+        xr, yr = to_rns(x, bases), to_rns(y, bases)
+        s1 = [a * b % m for a, b, m in zip(xr.residues1, yr.residues1, b1)]
+        q1 = [s * lam % m for s, lam, m in zip(s1, c.lambda1, b1)]
+        expect = golden.mont_mul_rns(xr, yr, c, Tally())
+        q2 = [(sum(map(mul, q1, row)) + alpha_hat(q1, w, r, 0) * aw) * lam % m
+              for row, aw, lam, m in zip(c.lambda2, c.alpha1_weight, c.lambda3, b2)]
+        u2 = [(a * b % m + q) * lam % m
+              for a, b, q, lam, m in zip(xr.residues2, yr.residues2, q2, c.lambda4, b2)]
+        xi2 = [v * lam % m for v, lam, m in zip(u2, c.lambda5, b2)]
+        ram = sim.proc.ram
+        held = {name: [ram[e][symbols[name]] for e in range(len(b1))]
+                for name in ("S1", "Q1", "XI2", "A1", "A2")}
+        assert held["S1"] == s1 and held["Q1"] == q1 and held["XI2"] == xi2
+        assert held["A2"] == u2 == list(expect.residues2)
+        assert held["A1"] == list(expect.residues1)
+
+
+def test_mod_mul_and_mod_exp_equal_python_on_edge_and_random_operands() -> None:
+    rng = random.Random(5)
+    engine = montu.engines.open("antao", bits=521)
+    for bits in (3, 64, 65, 300, 521):
+        n = modulus(rng, bits) if bits > 3 else 7
+        for x, y in ((0, n - 1), (1, 1), (n - 1, n - 1), (rng.randrange(n), rng.randrange(n))):
+            assert engine.mod_mul(x, y, n) == x * y % n
+        for e in (0, 1, 2, (1 << bits) - 1, rng.getrandbits(bits)):
+            base = rng.randrange(n)
+            assert engine.mod_exp(base, e, n) == pow(base, e, n)
+            assert engine.mod_exp(base, e, n, ladder=False) == pow(base, e, n)
+
+
+def test_the_ladder_takes_the_same_cycles_for_every_exponent() -> None:
+    rng = random.Random(9)
+    engine = montu.engines.open("antao", bits=512)
+    n = modulus(rng, 512)
+    exponents = [0, 1, (1 << 512) - 1 if (1 << 512) - 1 < (1 << 512) else 1, 1 << 511,
+                 *(rng.getrandbits(512) for _ in range(20))]
+    cycles = set()
+    for e in exponents:
+        assert engine.mod_exp(3, e, n) == pow(3, e, n)
+        cycles.add(engine.core_cycles)
+    assert len(cycles) == 1, cycles
+    plain = set()
+    for e in (1 << 511, (1 << 512) - 1):
+        engine.mod_exp(3, e, n, ladder=False)
+        plain.add(engine.core_cycles)
+    assert len(plain) == 2            # square-and-multiply follows the bits (public exponents only)
+
+
+@pytest.mark.parametrize("curve, point", [(P224, P224_GENERATOR), (P256, P256_GENERATOR)],
+                         ids=["P-224", "P-256"])
+def test_ec_point_multiplication_equals_the_oracle_in_constant_cycles(curve: Curve, point) -> None:
+    rng = random.Random(curve.p.bit_length())
+    engine = montu.engines.open("antao", **params_for_bits(curve.p.bit_length()))
+    order_like = 1 << curve.p.bit_length()
+    cycles = set()
+    extra = 16 if curve is P256 else 2        # >= 20 scalars on P-256 for the constant-time check
+    scalars = [1, 2, 3, order_like - 1, *(rng.randrange(order_like) for _ in range(extra))]
+    for i, k in enumerate(scalars):
+        got = engine.scalar_mult(k, point, curve)
+        if i < 6:     # the oracle is slow in Python; the rest only for the cycles
+            assert got == ec_scalar_mult_oracle(k, point, curve)
+        cycles.add(engine.core_cycles)
+    assert len(cycles) == 1, cycles
+    assert engine.scalar_mult(0, point, curve) is None
+    assert engine.scalar_mult(5, None, curve) is None
+
+
+def test_bad_input_is_refused_with_a_message_and_the_engine_stays_usable() -> None:
+    engine = montu.engines.open("antao", bits=256)
+    n = (1 << 255) | 12345
+    with pytest.raises(AntaoModulusError, match="odd"):
+        engine.mod_exp(2, 3, n + 1)
+    with pytest.raises(AntaoModulusError, match="longer than this antao build"):
+        engine.mod_mul(1, 1, (1 << 400) | 1)
+    with pytest.raises(AntaoError, match=r"base must be in \[0, n\)"):
+        engine.mod_exp(n, 3, n)
+    with pytest.raises(AntaoError, match="exponent must be below"):
+        engine.mod_exp(2, 1 << 256, n)
+    with pytest.raises(AntaoError, match=r"x must be in \[0, 4N\)"):
+        engine.rns_mont_mul(4 * n, 1, n)
+    with pytest.raises(AntaoError, match="GF\\(p\\) only"):
+        engine.mod_mul(1, 1, n, field=Field.GF2M)
+    with pytest.raises(AntaoError, match="not on the curve"):
+        engine.scalar_mult(3, (1, 2), P256)
+    with pytest.raises(TypeError, match="must be an int"):
+        engine.mod_mul(1.0, 1, n)
+    assert engine.mod_exp(2, 10, n) == 1024
+
+
+def test_a_run_error_raises_and_a_user_program_runs() -> None:
+    engine = montu.engines.open("antao")
+    program = engine.assemble("""
+        .var X
+        main:
+          op d=X xsel=IN ysel=ONE wr=RED pop     ; X = IN mod m1 in every PE
+          loop P ring=LOAD a=X alpha=HALF
+            op ring=HOP alpha=ACC
+          endloop
+          halt
+    """)
+    engine.run(program, [0], entry="main")
+    with pytest.raises(AntaoError, match="E_IN"):
+        engine.run(program, [], entry="main")
+    with pytest.raises(AssemblyError):
+        engine.assemble("mul 1, 2")
+    n = (1 << 200) | 1
+    assert engine.mod_exp(7, 5, n) == pow(7, 5, n)      # reloads its own program and constants
