@@ -111,13 +111,14 @@ def test_ec_point_multiplication_equals_the_oracle_in_constant_cycles(curve: Cur
     extra = 16 if curve is P256 else 2        # >= 20 scalars on P-256 for the constant-time check
     scalars = [1, 2, 3, order_like - 1, *(rng.randrange(order_like) for _ in range(extra))]
     for i, k in enumerate(scalars):
-        got = engine.scalar_mult(k, point, curve)
+        got = engine.scalar_mult(curve, k, point)
         if i < 6:     # the oracle is slow in Python; the rest only for the cycles
             assert got == ec_scalar_mult_oracle(k, point, curve)
         cycles.add(engine.core_cycles)
     assert len(cycles) == 1, cycles
-    assert engine.scalar_mult(0, point, curve) is None
-    assert engine.scalar_mult(5, None, curve) is None
+    assert engine.scalar_mult(curve, 0, point) is None
+    named = "P-256" if curve is P256 else "P-224"
+    assert engine.scalar_mult(named, 1) == point      # a montu.ec curve name: its generator
 
 
 def test_bad_input_is_refused_with_a_message_and_the_engine_stays_usable() -> None:
@@ -136,7 +137,9 @@ def test_bad_input_is_refused_with_a_message_and_the_engine_stays_usable() -> No
     with pytest.raises(AntaoError, match="GF\\(p\\) only"):
         engine.mod_mul(1, 1, n, field=Field.GF2M)
     with pytest.raises(AntaoError, match="not on the curve"):
-        engine.scalar_mult(3, (1, 2), P256)
+        engine.scalar_mult(P256, 3, (1, 2))
+    with pytest.raises(AntaoError, match="GF\\(p\\) only"):
+        engine.scalar_mult("sect283k1", 3)
     with pytest.raises(TypeError, match="must be an int"):
         engine.mod_mul(1.0, 1, n)
     assert engine.mod_exp(2, 10, n) == 1024

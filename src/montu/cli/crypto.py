@@ -318,7 +318,7 @@ def _derive_on_engine(args: argparse.Namespace) -> int:
         raise MontuError(f"{args.key}: the private key is not in [1, n - 1] for {curve.name}")
     engine = open_engine(args, curve.modulus.bit_length())
     start = time.perf_counter()
-    shared = engine.scalar_mult(mine.private, point, prime)
+    shared = engine.scalar_mult(prime, mine.private, point)
     report_stats(args, "ECDH derive", engine.last_cycles, time.perf_counter() - start)
     if shared is None:
         raise MontuError("the shared point is the point at infinity (a bad peer key)")

@@ -216,10 +216,14 @@ class AntaoEngine(CommandShell):
             raise AntaoError(str(exc)) from None
         return self._run_modulus_program("mod_exp", n, "ladder" if ladder else "modexp", inputs)
 
-    def scalar_mult(self, k: int, point: tuple[int, int] | None, curve: Curve) -> tuple[int, int] | None:
-        """k·P on y² = x³ + ax + b over GF(p) by the ec.rns microprogram: a Montgomery ladder over
-        all bits(p) bits of k (constant time) with the complete formulas, then Z^-1 = Z^(p-2) and
-        the affine x, y; None for the point at infinity. 0 <= k < 2^bits(p); P on the curve."""
+    def scalar_mult(self, curve: str | Curve, k: int,
+                    point: tuple[int, int] | None = None) -> tuple[int, int] | None:
+        """k·P on a curve y² = x³ + ax + b over GF(p) — a name of montu.ec's prime curves
+        ("prime256v1", "P-224", ...; P: its generator unless given) or a
+        montu.arith.antao_ec.Curve (P required) — by the ec.rns microprogram: a Montgomery ladder
+        over all bits(p) bits of k (constant time) with the complete formulas, Z^-1 = Z^(p-2),
+        the affine x, y; None for the point at infinity. 0 <= k < 2^bits(p), P on the curve."""
+        curve, point = _prime_curve(curve, point)
         self._begin()
         _check_int("scalar", k)
         if not 0 <= k < 1 << curve.p.bit_length():
@@ -293,6 +297,21 @@ class AntaoEngine(CommandShell):
     def __repr__(self) -> str:
         p = self.params
         return f"<AntaoEngine backend={self.backend_name} W={p.w} P={p.pes} max_bits={self.max_bits}>"
+
+
+def _prime_curve(curve: str | Curve, point: tuple[int, int] | None
+                 ) -> tuple[Curve, tuple[int, int] | None]:
+    """(curve, point) from a montu.ec curve name (generator by default) or a Curve."""
+    if isinstance(curve, Curve):
+        return curve, point
+    from montu.arith.field import Field
+    from montu.ec import get_curve
+
+    named = get_curve(curve)
+    if named.field != Field.GFP:
+        raise AntaoError(f"the antao engine does EC over GF(p) only; {named.name} is a binary "
+                         "curve (use engine bie2021)")
+    return Curve(named.modulus, named.a, named.b), point or named.generator
 
 
 def _check_int(name: str, value: object) -> None:
