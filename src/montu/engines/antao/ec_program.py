@@ -61,14 +61,29 @@ class BoundRules:
         return a + b
 
 
+@dataclass(frozen=True)
+class Op:
+    """One field operation: macro `kind` (mm, fadd, fsub) writing `dest` from `sources`."""
+
+    kind: str
+    dest: str
+    sources: tuple[str, ...]
+    extra: tuple[str, ...] = ()          # fsub's KP<k>
+
+    def text(self) -> str:
+        return f"{self.kind} {', '.join((self.dest, *self.sources, *self.extra))}"
+
+
 @dataclass
 class Emitter:
-    """Writes field operations as microcode lines (the macros mm, fadd, fsub of lib.rns)."""
+    """Records field operations (the macros mm, fadd, fsub of lib.rns) and writes them as
+    microcode, independent products paired into mm2 (schedule)."""
 
     rules: BoundRules
     lines: list[str] = field(default_factory=list)
     temps: dict[str, None] = field(default_factory=dict)   # every temporary name used
     multiples: set[int] = field(default_factory=set)       # the k of every KP<k> constant
+    ops: list[Op] = field(default_factory=list)
     _next: int = 0
 
     def temp(self) -> str:
@@ -82,19 +97,49 @@ class Emitter:
 
     def mul(self, a: Element, b: Element, dest: str | None = None) -> Element:
         out = dest or self.temp()
-        self.lines.append(f"    mm {out}, {a.name}, {b.name}")
+        self.ops.append(Op("mm", out, (a.name, b.name)))
         return Element(out, self.rules.product(a.bound, b.bound))
 
     def add(self, a: Element, b: Element, dest: str | None = None) -> Element:
         out = dest or self.temp()
-        self.lines.append(f"    fadd {out}, {a.name}, {b.name}")
+        self.ops.append(Op("fadd", out, (a.name, b.name)))
         return Element(out, self.rules.total(a.bound, b.bound))
 
     def sub(self, a: Element, b: Element, dest: str | None = None) -> Element:
         out = dest or self.temp()
         self.multiples.add(b.bound)
-        self.lines.append(f"    fsub {out}, {a.name}, {b.name}, KP{b.bound}")
+        self.ops.append(Op("fsub", out, (a.name, b.name), (f"KP{b.bound}",)))
         return Element(out, self.rules.total(a.bound, b.bound))
+
+    def schedule(self) -> None:
+        """Write the recorded operations: whenever operations are ready (every operation they
+        depend on — read after write, write after read, write after write — written), the
+        additions first, then the products two by two as mm2 (the ring is busy with one product
+        at a time; two interleaved hide each other's latency). Every value is computed from the
+        same operands as in program order: the residues do not change."""
+        ops, self.ops = self.ops, []
+        deps: list[set[int]] = []
+        for j, op in enumerate(ops):
+            deps.append({i for i, earlier in enumerate(ops[:j])
+                         if earlier.dest in op.sources or op.dest in earlier.sources
+                         or op.dest == earlier.dest})
+        done: set[int] = set()
+        while len(done) < len(ops):
+            ready = [j for j in range(len(ops)) if j not in done and deps[j] <= done]
+            linear = [j for j in ready if ops[j].kind != "mm"]
+            if linear:
+                for j in linear:
+                    self.lines.append(f"    {ops[j].text()}")
+                done.update(linear)
+                continue
+            pair = ready[:2]
+            if len(pair) == 2:
+                first, second = ops[pair[0]], ops[pair[1]]
+                self.lines.append(f"    mm2 {first.dest}, {', '.join(first.sources)}, "
+                                  f"{second.dest}, {', '.join(second.sources)}")
+            else:
+                self.lines.append(f"    {ops[pair[0]].text()}")
+            done.update(pair)
 
 
 Point = tuple[Element, Element, Element]
@@ -102,9 +147,8 @@ Point = tuple[Element, Element, Element]
 
 def complete_add(f: Emitter, p1: Point, p2: Point, dest: tuple[str, str, str],
                  a: Element, b3: Element) -> Point:
-    """Renes–Costello–Batina Alg. 1 in the golden model's order (antao_ec._complete_add); the
-    last operation of each coordinate writes `dest` (the inputs are not read after t5)."""
-    f.restart()
+    """Renes–Costello–Batina Alg. 1 in the golden model's order (antao_ec._complete_add), as
+    recorded operations; the last operation of each coordinate writes `dest`."""
     x1, y1, z1 = p1
     x2, y2, z2 = p2
     t0, t1, t2 = f.mul(x1, x2), f.mul(y1, y2), f.mul(z1, z2)
@@ -135,11 +179,12 @@ def ladder_step(f: Emitter, add_into: str, double: str, other: str) -> None:
     def point(name: str) -> Point:
         return Element(f"X{name}", k), Element(f"Y{name}", k), Element(f"Z{name}", k)
 
-    first, second = ("A", "B")
-    out = complete_add(f, point(first), point(second), tuple(f"{c}{add_into}" for c in "XYZ"), a, b3)
+    f.restart()
+    out = complete_add(f, point("A"), point("B"), tuple(f"{c}{add_into}" for c in "XYZ"), a, b3)
     _check_fixed_point(out)
     out = complete_add(f, point(double), point(double), tuple(f"{c}{double}" for c in "XYZ"), a, b3)
     _check_fixed_point(out)
+    f.schedule()          # the addition and the doubling are independent: scheduled together
     del other
 
 
@@ -186,6 +231,7 @@ def generate(rules: BoundRules | None = None) -> tuple[str, set[int], list[str]]
     inverse = Element("ZI", rules_.product(z.bound, z.bound))
     for coordinate in ("XA", "YA"):
         value = f.mul(Element(coordinate, k), inverse, "A")
+        f.schedule()
         if value.bound > 4:
             raise ValueError("x·Z^-1 would need a renormalization before leaving the domain")
         f.lines.append(f"  finish A                                      ; {coordinate[0].lower()} = "
