@@ -775,6 +775,16 @@ PAPER_FIGURES = {
                 "correction (the ISA table's formula), and the engine's `paper_core_cycles` "
                 "count the products as the paper does. Area is µm² of an ASIC core against our "
                 "whole unit's ECP5 LUTs: compare clocks, not area."),
+    "antao": ("Xilinx Virtex-4 xc4vsx55-12, Synplify E-2010.09 + ISE 12.4 place and route, "
+              "behavioural VHDL with no technology-specific optimisation (§5): 512-bit modular "
+              "exponentiation 1.6 ms with 12,181 slices, 24 BRAM, 216 DSP48 (96-bit channels: "
+              "6 PEs × 36 DSP48 each); 224-bit EC point multiplication 5.8 ms with 3,435 slices, "
+              "12 BRAM, 64 DSP48 (64-bit channels: 4 PEs × 16). The paper gives neither its clock "
+              "nor cycle counts, and no microinstruction format: our cycles are those of our "
+              "microprograms on our pipeline (documented in docs/engines.md), so compare times "
+              "at each build's own post-route fmax, and resources with the families in mind "
+              "(Virtex-4 slices hold two 4-input LUTs; DSP48 is an 18×18 multiplier with a "
+              "48-bit adder, MULT18X18D an 18×18 multiplier)."),
 }
 
 
