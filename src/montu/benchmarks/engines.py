@@ -37,6 +37,9 @@ PAPER_SIZES = (192, 224, 256, 284, 521)
 SATOH_TAKANO_CLOCKS = {192: 45, 224: 66, 256: 66, 284: 91, 521: 231}
 # The unit's build whose fmax the bie2021 rows use (its default configuration).
 UNIT_SYNTH = {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}
+# modexp sizes besides 1024 bits, for the engines whose paper reports them (antao: 512 bits;
+# and 2048, the RSA size every engine's private-key row uses)
+EXTRA_MODEXP_SIZES = {512: ("antao",), 2048: ("antao",)}
 GF2M_283 = (1 << 283) | (1 << 12) | (1 << 7) | (1 << 5) | 1   # the sect283 reduction polynomial
 
 
@@ -86,6 +89,12 @@ def _operations(rng: random.Random, rsa_key) -> list[tuple[str, int, Callable[..
     b, exponent = rng.randrange(n), rng.getrandbits(1024) | (1 << 1023)
     ops.append(("modexp", 1024, lambda e: (e.mod_exp(b, exponent, n) == pow(b, exponent, n),
                                            f"exponent weight {bin(exponent).count('1')}", None)))
+    for bits in sorted(EXTRA_MODEXP_SIZES):     # the sizes a paper reports besides 1024
+        m = _odd_modulus(rng, bits)
+        base, power = rng.randrange(m), rng.getrandbits(bits) | (1 << (bits - 1))
+        ops.append(("modexp", bits, lambda e, m=m, base=base, power=power: (
+            e.mod_exp(base, power, m) == pow(base, power, m),
+            f"exponent weight {bin(power).count('1')}", None)))
     exponents = [rng.getrandbits(1024) | (1 << 1023) for _ in range(AVERAGE_SAMPLES)]
     ops.append(("modexp-mean", 1024, lambda e: _modexp_mean(e, b, exponents, n)))
     ops.append(("rsa-private", 2048, lambda e: _rsa_private(e, rsa_key)))
@@ -177,7 +186,8 @@ def _scalar_mult(engine, curve: str, k: int) -> Outcome:
     expected = ec.derive_private_key(k, ec.SECP256R1() if curve == "prime256v1" else ec.SECP224R1())
     numbers = expected.public_key().public_numbers()
     point = engine.scalar_mult(curve, k)
-    return point == (numbers.x, numbers.y), "k·G, constant time (montu.ec.points.multiply)", None
+    how = getattr(engine, "ec_method", "montu.ec.points.multiply")
+    return point == (numbers.x, numbers.y), f"k·G, constant time ({how})", None
 
 
 def _binary_scalar_mult(engine, curve: str, k: int) -> Outcome:
@@ -226,7 +236,9 @@ def _gf2m_ok(engine, a: int, c: int) -> bool:
     return engine.mod_mul(a, c, GF2M_283, Field.GF2M) == gf2m.mulmod(a, c, GF2M_283)
 
 
-def _supports(entry: montu.engines.Engine, op: str) -> bool:
+def _supports(entry: montu.engines.Engine, op: str, bits: int = 0) -> bool:
+    if op == "modexp" and bits in EXTRA_MODEXP_SIZES:
+        return entry.name in EXTRA_MODEXP_SIZES[bits]
     if op == "startmmi":                    # the unit's instruction: its builds only
         return entry.unit_build or entry.name == "bie2021"
     if op == "startmmi-alg2":               # cilardo2008 Alg. 2's mode: that paper's engine
@@ -270,7 +282,7 @@ def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None
         for op, bits, action in _operations(rng, rsa_key):
             row = Row(engine=name, op=op, bits=bits)
             report.rows.append(row)
-            if not _supports(entry, op):
+            if not _supports(entry, op, bits):
                 row.note = ("constant time: every exponent takes the modexp row's cycles"
                             if op == "modexp-mean" and entry.constant_time and entry.can("modexp")
                             else "not supported: Alg. 2's mode is cilardo2008's (the cilardo "

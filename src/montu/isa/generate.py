@@ -1,6 +1,8 @@
 """Generate the SV packages and docs/isa.md from the instruction tables: hw/ip/montu/rtl/montu_pkg.sv
 from instructions.yaml (the unit), hw/ip/<engine>/rtl/<engine>_pkg.sv from <engine>.yaml (the
-engines of ENGINE_TABLES), and docs/isa.md (the unit, then one section per engine).
+engines of ENGINE_TABLES), hw/ip/antao/rtl/antao_ucode_pkg.sv from antao_ucode.yaml (the
+microinstruction format, montu.isa.ucode), and docs/isa.md (the unit, then one section per engine,
+antao's followed by its microinstruction fields).
 
     python3 -m montu.isa.generate          # rewrite both files
     python3 -m montu.isa.generate --check  # exit 1 if either file is out of date
@@ -16,12 +18,14 @@ import sys
 from pathlib import Path
 
 from montu.isa.table import Instruction, InstructionSet, load, load_engine
+from montu.isa.ucode import UCODE_TABLE, MicroFormat, load_format
 from montu.paths import repo_root
 
 REPO = repo_root()
 PKG_PATH = REPO / "hw" / "ip" / "montu" / "rtl" / "montu_pkg.sv"
 DOC_PATH = REPO / "docs" / "isa.md"
-ENGINE_TABLES = ("yeh", "verma")   # engines with an instruction table of their own (src/montu/isa/<name>.yaml)
+ENGINE_TABLES = ("yeh", "verma", "antao")   # engines with an instruction table of their own (src/montu/isa/<name>.yaml)
+UCODE_ENGINE = "antao"   # the engine whose microinstruction format is montu.isa.ucode's table
 
 
 def engine_package_path(engine: str) -> Path:
@@ -222,7 +226,8 @@ def render_engine_package(engine: str, isa: InstructionSet) -> str:
     op = isa.slots["op"]
     reg_width = isa.slots["ra"].width
     lines = _package_head(isa, f"{engine}_pkg")
-    lines += ["", "  // Registers (values of the rd/ra/rb slots)"]
+    if isa.registers:
+        lines += ["", "  // Registers (values of the rd/ra/rb slots)"]
     for reg in isa.registers:
         lines.append(f"  localparam logic [{reg_width - 1}:0] {reg_param(reg.name)} = {reg_width}'d{reg.index};"
                      f"  // {reg.name}")
@@ -247,8 +252,11 @@ def render_engine_package(engine: str, isa: InstructionSet) -> str:
         modulus = "1'b1" if ins.needs_modulus else "1'b0"
         lines.append(f"      Op{camel(ins.name)}:{' ' * (8 - len(camel(ins.name)))}attr = '{{known: 1'b1, "
                      f"needs_modulus: {modulus}}};")
-    lines += ["      default: attr = '0;", "    endcase", "    return attr;", "  endfunction", "",
-              "  // The register fields each instruction allows (`regs` and `pairs`): 0 -> E_BAD_REG",
+    lines += ["      default: attr = '0;", "    endcase", "    return attr;", "  endfunction", ""]
+    if not isa.registers:   # no register slots to check (the engine decodes only the opcode)
+        lines += ["endpackage", ""]
+        return "\n".join(lines)
+    lines += ["  // The register fields each instruction allows (`regs` and `pairs`): 0 -> E_BAD_REG",
               f"  function automatic logic regs_ok(logic [{op.width - 1}:0] op, logic [{reg_width - 1}:0] rd,",
               f"                                   logic [{reg_width - 1}:0] ra, logic [{reg_width - 1}:0] rb);",
               "    logic ok;",
@@ -286,12 +294,12 @@ def render_engine_doc(engine: str, isa: InstructionSet) -> str:
         "accepting clock edge to the edge after which the response is valid; a command that decode",
         f"rejects answers after {isa.error_cycles} cycles and changes nothing.",
         "",
-        "| register | index | what it holds |",
-        "|---|---|---|",
     ]
-    for reg in isa.registers:
-        out.append(f"| `{reg.name}` | {reg.index} | {reg.doc} |")
-    out += ["", "| instruction | opcode | operands | cycles | errors | what it does |", "|---|---|---|---|---|---|"]
+    if isa.registers:
+        out += ["| register | index | what it holds |", "|---|---|---|"]
+        out += [f"| `{reg.name}` | {reg.index} | {reg.doc} |" for reg in isa.registers]
+        out.append("")
+    out += ["| instruction | opcode | operands | cycles | errors | what it does |", "|---|---|---|---|---|---|"]
     for ins in isa.instructions:
         operands = []
         for slot in ins.uses:
@@ -317,6 +325,73 @@ def render_engine_doc(engine: str, isa: InstructionSet) -> str:
     return "\n".join(out)
 
 
+def ucode_package_path(engine: str = UCODE_ENGINE) -> Path:
+    return REPO / "hw" / "ip" / engine / "rtl" / f"{engine}_ucode_pkg.sv"
+
+
+def render_ucode_package(fmt: MicroFormat, engine: str = UCODE_ENGINE) -> str:
+    """<engine>_ucode_pkg.sv: the microinstruction word (a packed struct, most significant field
+    first), each field's LSB and width, and one localparam per named encoding."""
+    lines = [
+        f"// GENERATED from src/montu/isa/{UCODE_TABLE} by `python3 -m montu.isa.generate`.",
+        "// Do not edit by hand: change the table and regenerate.",
+        "",
+        f"package {engine}_ucode_pkg;",
+        "",
+        "  // A module uses only some of these (Verilator -Wall would flag the others)",
+        "  /* verilator lint_off UNUSEDPARAM */",
+        "",
+        "  // The microinstruction word and how the shell moves it (UCW parts of PartBits data bits)",
+        f"  localparam int unsigned UcodeWidth = {fmt.width};",
+        f"  localparam int unsigned UcodePartBits = {fmt.part_bits};",
+        f"  localparam int unsigned UcodeParts = {fmt.parts};",
+        "",
+        "  // Fields: bits [Lsb + Bits - 1 : Lsb]",
+    ]
+    for f in fmt.fields:
+        cname = camel(f.name.upper())
+        lines.append(f"  localparam int unsigned Uc{cname}Lsb = {f.lsb};")
+        lines.append(f"  localparam int unsigned Uc{cname}Bits = {f.bits};")
+    lines += ["", "  // The microinstruction word, most significant field first", "  typedef struct packed {"]
+    for f in reversed(fmt.fields):
+        decl = "logic" if f.bits == 1 else f"logic [{f.bits - 1}:0]"
+        bits = f"[{f.msb}]" if f.bits == 1 else f"[{f.msb}:{f.lsb}]"
+        lines.append(f"    {decl + ' ' + f.name + ';':<22}// {bits} {f.doc}")
+    lines += ["  } uinsn_t;"]
+    for f in fmt.fields:
+        if not f.values:
+            continue
+        lines += ["", f"  // {f.name}: {f.doc} (any other value is reserved: E_UCODE)"]
+        for name, value in f.values:
+            lines.append(f"  localparam logic [{f.bits - 1}:0] {camel(f.name.upper())}{camel(name)} = "
+                         f"{f.bits}'d{value};")
+    lines += ["", "  /* verilator lint_on UNUSEDPARAM */", "", "endpackage", ""]
+    return "\n".join(lines)
+
+
+def render_ucode_doc(fmt: MicroFormat, engine: str = UCODE_ENGINE) -> str:
+    """The microcode section of docs/isa.md: the fields with their bits and encodings."""
+    out = [
+        f"## Engine `{engine}`: microinstructions",
+        "",
+        f"From `src/montu/isa/{UCODE_TABLE}` (the machine, its pipeline, interlocks and sequencer are",
+        f"described there); the RTL package is `hw/ip/{engine}/rtl/{engine}_ucode_pkg.sv`. A",
+        f"microinstruction is {fmt.width} bits, written over the shell as {fmt.parts} data words of "
+        f"up to {fmt.part_bits} bits",
+        "(UCW, least significant part first). A field value that names no encoding is reserved",
+        "(E_UCODE when the sequencer meets it).",
+        "",
+        "| field | bits | encodings | what it does |",
+        "|---|---|---|---|",
+    ]
+    for f in fmt.fields:
+        bits = f"[{f.msb}]" if f.bits == 1 else f"[{f.msb}:{f.lsb}]"
+        enc = ", ".join(f"{v} `{n}`" for n, v in f.values) or "—"
+        out.append(f"| `{f.name}` | {bits} | {enc} | {f.doc} |")
+    out.append("")
+    return "\n".join(out)
+
+
 def outputs() -> dict[Path, str]:
     isa = load()
     doc = render_doc(isa)
@@ -325,6 +400,10 @@ def outputs() -> dict[Path, str]:
         engine_isa = load_engine(engine)
         files[engine_package_path(engine)] = render_engine_package(engine, engine_isa)
         doc += "\n" + render_engine_doc(engine, engine_isa)
+        if engine == UCODE_ENGINE:
+            fmt = load_format()
+            files[ucode_package_path(engine)] = render_ucode_package(fmt, engine)
+            doc += "\n" + render_ucode_doc(fmt, engine)
     files[DOC_PATH] = doc
     return files
 

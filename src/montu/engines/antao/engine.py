@@ -62,6 +62,7 @@ class AntaoEngine(CommandShell):
     ISA = ISA
     error_class = AntaoError
     name = "antao"
+    ec_method = "ec.rns: Montgomery ladder with the complete formulas"
 
     def __init__(self, backend: object, params: AntaoParams, backend_name: str = "sim"):
         self.backend = backend
@@ -327,11 +328,11 @@ EC_UCODE_DEPTH = 2048   # ec.rns is ~1,300 microinstructions
 
 
 def params_for_bits(bits: int) -> dict[str, int]:
-    """The build for `bits`-bit moduli: the paper's channel widths (96 bits for RSA sizes, 64
-    for EC sizes up to 521 bits, with room for ec.rns) and the fewest PEs whose bases take it."""
-    if bits <= 521:
-        return {"w": EC_CHANNEL_BITS, "bits": bits, "ucode_depth": EC_UCODE_DEPTH}
-    return {"w": RSA_CHANNEL_BITS, "bits": bits}
+    """The build for `bits`-bit moduli: the paper's channel widths (64 bits up to 256-bit
+    moduli: its EC case; 96 bits above: its RSA case), the fewest PEs whose bases take it, and
+    room for ec.rns up to P-521."""
+    w = EC_CHANNEL_BITS if bits <= 256 else RSA_CHANNEL_BITS
+    return {"w": w, "bits": bits, **({"ucode_depth": EC_UCODE_DEPTH} if bits <= 521 else {})}
 
 
 def build_for_bits(bits: int, w: int, **params: int) -> AntaoParams:

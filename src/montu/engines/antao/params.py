@@ -24,7 +24,7 @@ class AntaoParams:
     depth: int = 256         # Depth: RAM words per PE (a power of two)
     alpha_bits: int = 4      # AlphaBits: leading bits of each xi the alpha accumulator adds
     mul_stages: int = 2      # MulStages: register stages of the multiplier
-    ucode_depth: int = 1024  # UcodeDepth: microinstructions
+    ucode_depth: int = 2048  # UcodeDepth: microinstructions (ec.rns needs ~1,300)
     e_words: int = 4         # EWords: exponent register of EWords * W bits
     in_depth: int = 4096     # InDepth: input FIFO words
     out_depth: int = 128     # OutDepth: output FIFO words
@@ -35,14 +35,15 @@ class AntaoParams:
         checks = [
             (self.w >= 24 and self.w % 4 == 0, f"W must be a multiple of 4 and >= 24 (got {self.w})"),
             (2 <= self.pes <= 127, f"P must be in 2..127 (got {self.pes})"),
-            (power_of_two(self.depth) and self.depth <= 1024,
-             f"Depth must be a power of two <= 1024 (got {self.depth})"),
+            (power_of_two(self.depth) and 2 <= self.depth <= 1024,
+             f"Depth must be a power of two in 2..1024 (got {self.depth})"),
             (1 <= self.alpha_bits <= self.w, f"AlphaBits must be in 1..W (got {self.alpha_bits})"),
             (1 <= self.mul_stages <= 8, f"MulStages must be in 1..8 (got {self.mul_stages})"),
-            (power_of_two(self.ucode_depth) and self.ucode_depth <= 4096,
-             f"UcodeDepth must be a power of two <= 4096 (got {self.ucode_depth})"),
+            (power_of_two(self.ucode_depth) and 2 <= self.ucode_depth <= 4096,
+             f"UcodeDepth must be a power of two in 2..4096 (got {self.ucode_depth})"),
             (self.e_words >= 1, f"EWords must be >= 1 (got {self.e_words})"),
-            (self.in_depth >= 2 and self.out_depth >= 2, "the FIFOs need at least 2 words"),
+            (2 <= self.in_depth <= 65535 and 2 <= self.out_depth <= 65535,
+             "the FIFOs hold 2..65535 words (STATUS reports 16-bit counts)"),
         ]
         for ok, message in checks:
             if not ok:
@@ -88,4 +89,4 @@ class AntaoParams:
 
 
 EC224 = AntaoParams()                                   # the paper's EC configuration
-RSA512 = AntaoParams(w=96, pes=6, e_words=6)            # the paper's RSA configuration
+RSA512 = AntaoParams(w=96, pes=6, e_words=6, ucode_depth=1024)   # the paper's RSA configuration

@@ -173,7 +173,7 @@ class Processor:
         ram_ready: dict[int, int] = {}
         acc_ready = 0
         e_ready = 0
-        last_issue = -1
+        last_issue = -lat          # the pipeline is empty when a run starts
         stack: list[_Loop] = []
         pc = entry
         t_prev = -1
@@ -257,6 +257,8 @@ class Processor:
             if bad:
                 return pc, False, True
             if count == 0:
+                if end + 1 >= depth:
+                    return pc, False, True
                 return end + 1, False, False
             self._loop_push = _Loop(pc + 1, end, count)
             return pc + 1, False, False
@@ -287,11 +289,12 @@ class Processor:
         wmask = (1 << w) - 1
         error = None
         in_word = 0
+        in_missing = False
         if m.uses_in:
             if self.in_fifo:
                 in_word = self.in_fifo[0]
             else:
-                error = "E_IN"
+                error, in_missing = "E_IN", True
         alpha_val = self.aacc >> p.alpha_bits
         pes = p.pes
         old_r = self.r
@@ -378,9 +381,9 @@ class Processor:
         # output accumulator
         error = self._oacc(m.oacc, leaving, alpha_val, in_word, error) or error
         # FIFO pop, sequencer registers
-        if m.pops and error != "E_IN":
+        if m.pops and not in_missing:
             self.in_fifo.popleft()
-        if error != "E_IN":
+        if not in_missing:
             if m.seq == S_ELD:
                 self.e_reg = ((self.e_reg << w) | in_word) & ((1 << p.e_bits) - 1)
             elif m.seq == S_LCLD:

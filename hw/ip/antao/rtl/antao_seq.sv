@@ -1,0 +1,391 @@
+// The antao sequencer: the microcode memory (UcodeDepth x 80 bits, synchronous read: its output
+// is stage 0), the PC, the loop stack (LoopDepth = 2 entries {start, end, count, index}), the
+// loop-count register LCR, the exponent shift register E, the interlock (a scoreboard of the
+// instructions issued in the last L - 1 clocks), issue, the watchdog and the run's end.
+//
+// A run starts with start_i (the shell's decode clock, which presents entry_i to the memory);
+// its clock t = 0 is the next one. In every clock t until the run stops, in this order:
+//   1. the instruction issued at t - 1 is in stage 1: E_OUT (OUT with the output FIFO full) or
+//      E_IN (a use of IN with the input FIFO empty) stops the run (t_stop = t) at its PC;
+//   2. a HALT or a bad next PC (E_PC) issued at t - 1 stops it (t_stop = t);
+//   3. the watchdog: t >= limit_i stops it with E_LIMIT at the PC in stage 0;
+//   4. a reserved encoding (E_UCODE) or a LOOP that needs a stack entry with the stack full
+//      (E_STACK) refuses the instruction in stage 0 (t_stop = t);
+//   5. otherwise it issues unless an interlock holds it:
+//        RAM    it uses (port a: ring = LOAD, or xsel = A, zsel = A/NEGA of a SUM it keeps:
+//               accwr or wr = RED; port b: ysel = B, zsel = B/NEGB of a kept SUM) an address
+//               one of the last L - 1 issues writes (wr != NONE)
+//        ACC    ring = ACC and one of the last S - 1 issues has accwr
+//        STOREC ring = STOREC and any of the last L - 1 clocks issued
+//        E/LCR  BIT or LOOP with count 0 (from LCR) and the last issue was ELD or LCLD
+// done_o rises in clock t_stop + L (the pipeline has drained), with err_o and pc_o.
+module antao_seq
+  import antao_pkg::*;
+  import antao_ucode_pkg::*;
+#(
+  parameter int unsigned W          = 64,
+  parameter int unsigned Depth      = 256,
+  parameter int unsigned MulStages  = 2,
+  parameter int unsigned UcodeDepth = 1024,
+  parameter int unsigned EWords     = 4,
+  localparam int unsigned AW        = $clog2(Depth),
+  localparam int unsigned UAW       = $clog2(UcodeDepth)
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  logic           clear_i,       // WIPE: E, LCR <= 0
+  // microcode writes (UCW): part 0 = bits 63:0, part 1 = bits 79:64
+  input  logic           uc_we_lo_i,
+  input  logic           uc_we_hi_i,
+  input  logic [UAW-1:0] uc_waddr_i,
+  input  logic [63:0]    uc_wdata_i,
+  // the run
+  input  logic           start_i,
+  input  logic [UAW-1:0] entry_i,
+  input  logic [63:0]    limit_i,
+  input  logic [W-1:0]   in_i,          // the input FIFO's head (0 when empty)
+  input  logic           in_empty_i,
+  input  logic           out_full_i,
+  output logic           in_pop_o,      // stage 1: pop the input FIFO
+  output logic           running_o,     // a run is issuing or draining
+  output logic           done_o,
+  output logic [3:0]     err_o,
+  output logic [UAW-1:0] pc_o,
+  // stage 0: the read addresses of every PE (loop index added)
+  output logic [AW-1:0]  ra_o,
+  output logic [AW-1:0]  rb_o,
+  // stage 1: the instruction issued in the clock before
+  output logic           s1_valid_o,
+  output uinsn_t         s1_insn_o,
+  output logic [AW-1:0]  s1_d_o
+);
+  localparam int unsigned S         = 1 + MulStages;
+  localparam int unsigned L         = S + 3;
+  localparam int unsigned LoopDepth = 2;
+  localparam int unsigned EBits     = EWords * W;
+  localparam int unsigned PcW       = 16;            // PC arithmetic: PC + 16383 < 2^16
+  localparam int unsigned CntW      = $clog2(L + 1);
+
+  // ---------------------------------------------------------------------------------------
+  // Microcode memory
+  // ---------------------------------------------------------------------------------------
+  logic [63:0]          uc_lo_q [UcodeDepth];
+  logic [15:0]          uc_hi_q [UcodeDepth];
+  logic [63:0]          ins_lo_q;
+  logic [15:0]          ins_hi_q;
+  logic [UAW-1:0]       uc_raddr;
+  uinsn_t               ins;
+
+  always_ff @(posedge clk_i) begin
+    if (uc_we_lo_i) uc_lo_q[uc_waddr_i] <= uc_wdata_i;
+    if (uc_we_hi_i) uc_hi_q[uc_waddr_i] <= uc_wdata_i[15:0];
+    ins_lo_q <= uc_lo_q[uc_raddr];
+    ins_hi_q <= uc_hi_q[uc_raddr];
+  end
+  assign ins = uinsn_t'({ins_hi_q, ins_lo_q});
+
+  // ---------------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    logic [UAW-1:0] start;
+    logic [UAW-1:0] last;      // the body's end
+    logic [15:0]    count;
+    logic [15:0]    index;
+  } loop_t;
+
+  typedef struct packed {
+    logic          valid;      // issued
+    logic          wr;         // writes RAM[d]
+    logic [AW-1:0] d;
+    logic          accwr;
+    logic          eld;        // ELD or LCLD
+  } hist_t;
+
+  logic              issuing_q, issuing_d;   // the run issues (stage 0 holds an instruction)
+  logic              drain_q, drain_d;       // the run has stopped; the pipeline drains
+  logic [CntW-1:0]   cnt_q, cnt_d;
+  logic [63:0]       t_q;
+  logic [UAW-1:0]    pc_q, pc_d;
+  logic              halting_q, halting_d;   // a HALT / E_PC issued in the clock before
+  logic [3:0]        halt_err_q, halt_err_d;
+  logic [3:0]        err_q, err_d;
+  logic [UAW-1:0]    stop_pc_q, stop_pc_d;
+  loop_t             stack_q [LoopDepth];
+  loop_t             stack_d [LoopDepth];
+  logic [1:0]        sp_q, sp_d;
+  logic [15:0]       lcr_q;
+  logic [EBits-1:0]  e_q;
+  logic              e_shift;
+  hist_t             hist_q [1:L-1];         // hist_q[k]: the issue of clock t - k
+  hist_t             hist1;
+  logic              s1_valid_q;
+  uinsn_t            s1_insn_q;
+  logic [AW-1:0]     s1_d_q;
+  logic [UAW-1:0]    s1_pc_q;
+
+  // ---------------------------------------------------------------------------------------
+  // Stage 0: decode of the instruction in the memory's output
+  // ---------------------------------------------------------------------------------------
+  loop_t          top;
+  logic           top_valid;
+  logic [15:0]    index;
+  logic [AW-1:0]  a_eff, b_eff, d_eff;
+  logic           keeps, reads_a, reads_b, reserved, lcr_count;
+  logic [15:0]    lcr_fwd, loop_count;
+  logic [13:0]    loop_len;
+  logic [PcW-1:0] pc_w, loop_end, target;
+  logic           loop_bad, stack_refused;
+
+  assign top_valid = (sp_q != 2'd0);
+  assign top       = stack_q[sp_q == 2'd2];   // the entry sp - 1 (entry 0 when empty)
+  assign index     = top_valid ? top.index : 16'd0;
+  // addresses mod Depth
+  assign a_eff     = AW'(16'(ins.a) + (ins.ai ? index : 16'd0));
+  assign b_eff     = AW'(16'(ins.b) + (ins.bi ? index : 16'd0));
+  assign d_eff     = AW'(16'(ins.d) + (ins.di ? index : 16'd0));
+  assign ra_o      = a_eff;
+  assign rb_o      = b_eff;
+
+  // the RAM words an instruction uses: ring = LOAD, and the operands of a SUM it keeps
+  // (accwr or wr = RED; an instruction that keeps no SUM uses no operand)
+  assign keeps   = ins.accwr || (ins.wr == WrRed);
+  assign reads_a = (ins.ring == RingLoad) ||
+                   (keeps && ((ins.xsel == XselA) || (ins.zsel == ZselA) ||
+                              (ins.zsel == ZselNega)));
+  assign reads_b = keeps && ((ins.ysel == YselB) || (ins.zsel == ZselB) ||
+                             (ins.zsel == ZselNegb));
+
+  assign reserved = (ins.wr == 2'd3) || (ins.zsel > ZselNega) || (ins.ring > RingStorec) ||
+                    (ins.oacc > OaccRst) || (ins.seq > SeqHalt) ||
+                    ((ins.seq == SeqLoop) && (loop_len == 14'd0));
+
+  // LOOP: the body and the count (LCR as the in-order machine sees it: an LCLD in stage 1
+  // forwards its word, for the E_STACK decision in the LOOP's first clock)
+  assign lcr_count  = (ins.imm[15:8] == 8'd0);
+  assign lcr_fwd    = (s1_valid_q && (s1_insn_q.seq == SeqLcld)) ? in_i[15:0] : lcr_q;
+  assign loop_count = lcr_count ? lcr_fwd : 16'(ins.imm[15:8]);
+  assign pc_w       = PcW'(pc_q);
+  assign loop_len   = {ins.lenx, ins.imm[7:0]};
+  assign loop_end   = pc_w + PcW'(loop_len);
+  assign loop_bad   = (top_valid && (loop_end >= PcW'(top.last))) ||
+                      (loop_end >= PcW'(UcodeDepth));
+  assign stack_refused = (ins.seq == SeqLoop) && !loop_bad && (loop_count != 16'd0) &&
+                         (32'(sp_q) == LoopDepth);
+  assign target     = pc_w + PcW'(1) + PcW'(ins.imm[11:0]);
+
+  // interlocks
+  logic stall, ram_hazard, acc_hazard, storec_hazard, e_hazard;
+  always_comb begin
+    ram_hazard    = 1'b0;
+    acc_hazard    = 1'b0;
+    storec_hazard = 1'b0;
+    for (int k = 1; k < int'(L); k++) begin
+      if (hist_q[k].wr && ((reads_a && (hist_q[k].d == a_eff)) ||
+                           (reads_b && (hist_q[k].d == b_eff)))) begin
+        ram_hazard = 1'b1;
+      end
+      if (hist_q[k].valid && (ins.ring == RingStorec)) storec_hazard = 1'b1;
+      if ((k < int'(S)) && hist_q[k].accwr && (ins.ring == RingAcc)) acc_hazard = 1'b1;
+    end
+    e_hazard = hist_q[1].eld &&
+               ((ins.seq == SeqBit) || ((ins.seq == SeqLoop) && lcr_count));
+    stall = ram_hazard || acc_hazard || storec_hazard || e_hazard;
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Stage 1: the run errors of the instruction issued in the clock before
+  // ---------------------------------------------------------------------------------------
+  logic s1_pops, s1_uses_in, s1_err_in, s1_err_out;
+  assign s1_pops    = s1_insn_q.pop || (s1_insn_q.ring == RingShin) ||
+                      (s1_insn_q.oacc == OaccLdn) || (s1_insn_q.oacc == OaccLdd) ||
+                      (s1_insn_q.seq == SeqEld) || (s1_insn_q.seq == SeqLcld);
+  assign s1_uses_in = s1_pops || (s1_insn_q.xsel == XselIn) || (s1_insn_q.ysel == YselIn) ||
+                      (s1_insn_q.zsel == ZselIn);
+  assign s1_err_in  = s1_valid_q && s1_uses_in && in_empty_i;
+  assign s1_err_out = s1_valid_q && (s1_insn_q.oacc == OaccOut) && out_full_i;
+  assign in_pop_o   = s1_valid_q && s1_pops && !in_empty_i;
+
+  // ---------------------------------------------------------------------------------------
+  // Issue and the next PC
+  // ---------------------------------------------------------------------------------------
+  logic           issue, stop, taken;
+
+  // JMP, or BIT with the polarity of E's top bit: a forward branch
+  assign taken = (ins.seq == SeqJmp) || ((ins.seq == SeqBit) && (e_q[EBits-1] == ins.imm[12]));
+  logic [PcW-1:0] next_pc;
+  logic           bad_pc, halt;
+
+  always_comb begin
+    issuing_d  = issuing_q;
+    drain_d    = drain_q;
+    cnt_d      = cnt_q;
+    pc_d       = pc_q;
+    halting_d  = 1'b0;
+    halt_err_d = halt_err_q;
+    err_d      = err_q;
+    stop_pc_d  = stop_pc_q;
+    stack_d    = stack_q;
+    sp_d       = sp_q;
+    issue      = 1'b0;
+    stop       = 1'b0;
+    e_shift    = 1'b0;
+    next_pc    = pc_w + PcW'(1);
+    bad_pc     = 1'b0;
+    halt       = 1'b0;
+
+    if (issuing_q) begin
+      if (s1_err_in || s1_err_out) begin
+        stop      = 1'b1;
+        err_d     = s1_err_out ? ErrOut : ErrIn;
+        stop_pc_d = s1_pc_q;
+      end else if (halting_q) begin
+        stop      = 1'b1;
+        err_d     = halt_err_q;
+        stop_pc_d = s1_pc_q;
+      end else if (t_q >= limit_i) begin
+        stop      = 1'b1;
+        err_d     = ErrLimit;
+        stop_pc_d = pc_q;
+      end else if (reserved || stack_refused) begin
+        stop      = 1'b1;
+        err_d     = reserved ? ErrUcode : ErrStack;
+        stop_pc_d = pc_q;
+      end else if (!stall) begin
+        issue = 1'b1;
+      end
+    end
+
+    if (issue) begin
+      unique case (ins.seq)
+        SeqHalt: halt = 1'b1;
+        SeqLoop: begin
+          next_pc = loop_end + PcW'(1);
+          if (loop_bad) begin
+            bad_pc = 1'b1;
+          end else if (loop_count == 16'd0) begin
+            bad_pc = (next_pc >= PcW'(UcodeDepth));
+          end else begin
+            next_pc          = pc_w + PcW'(1);
+            stack_d[sp_q[0]] = '{start: UAW'(pc_w + PcW'(1)), last: UAW'(loop_end),
+                                 count: loop_count, index: 16'd0};
+            sp_d             = sp_q + 2'd1;
+          end
+        end
+        default: begin
+          e_shift = (ins.seq == SeqBit);
+          if (taken) begin
+            next_pc = target;
+            bad_pc  = (target >= PcW'(UcodeDepth)) || (top_valid && (target > PcW'(top.last)));
+          end else begin
+            if (top_valid && (pc_q == top.last)) begin
+              if ({1'b0, top.index} + 17'd1 < {1'b0, top.count}) begin
+                next_pc                     = PcW'(top.start);
+                stack_d[sp_q == 2'd2].index = top.index + 16'd1;
+              end else begin
+                sp_d = sp_q - 2'd1;
+              end
+            end
+            bad_pc = (next_pc >= PcW'(UcodeDepth));
+          end
+        end
+      endcase
+      pc_d = UAW'(next_pc);
+      if (halt || bad_pc) begin   // the run stops in the next clock (after stage-1 checks)
+        halting_d  = 1'b1;
+        halt_err_d = bad_pc ? ErrPc : ErrOk;
+      end
+    end
+
+    if (stop) begin
+      issuing_d = 1'b0;
+      drain_d   = 1'b1;
+      cnt_d     = CntW'(1);
+    end else if (drain_q) begin
+      cnt_d = cnt_q + CntW'(1);
+      if (32'(cnt_q) == L) drain_d = 1'b0;
+    end
+
+    if (start_i) begin
+      issuing_d = 1'b1;
+      drain_d   = 1'b0;
+      pc_d      = entry_i;
+      sp_d      = 2'd0;
+      halting_d = 1'b0;
+    end
+  end
+
+  // the memory reads the next instruction (or the stalled one again)
+  assign uc_raddr = start_i ? entry_i : (issue ? UAW'(next_pc) : pc_q);
+
+  assign hist1 = '{valid: issue, wr: issue && (ins.wr != WrNone), d: d_eff,
+                   accwr: issue && ins.accwr,
+                   eld: issue && ((ins.seq == SeqEld) || (ins.seq == SeqLcld))};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      issuing_q  <= 1'b0;
+      drain_q    <= 1'b0;
+      cnt_q      <= '0;
+      t_q        <= '0;
+      pc_q       <= '0;
+      halting_q  <= 1'b0;
+      halt_err_q <= ErrOk;
+      err_q      <= ErrOk;
+      stop_pc_q  <= '0;
+      for (int i = 0; i < int'(LoopDepth); i++) stack_q[i] <= '0;
+      sp_q       <= '0;
+      for (int k = 1; k < int'(L); k++) hist_q[k] <= '0;
+      s1_valid_q <= 1'b0;
+      s1_insn_q  <= '0;
+      s1_d_q     <= '0;
+      s1_pc_q    <= '0;
+    end else begin
+      issuing_q  <= issuing_d;
+      drain_q    <= drain_d;
+      cnt_q      <= cnt_d;
+      t_q        <= start_i ? 64'd0 : t_q + 64'd1;
+      pc_q       <= pc_d;
+      halting_q  <= halting_d;
+      halt_err_q <= halt_err_d;
+      err_q      <= err_d;
+      stop_pc_q  <= stop_pc_d;
+      stack_q    <= stack_d;
+      sp_q       <= sp_d;
+      hist_q[1]  <= hist1;
+      for (int k = 2; k < int'(L); k++) hist_q[k] <= hist_q[k-1];
+      s1_valid_q <= issue;
+      if (issue) begin
+        s1_insn_q <= ins;
+        s1_d_q    <= d_eff;
+        s1_pc_q   <= pc_q;
+      end
+    end
+  end
+
+  // LCR and E: ELD / LCLD in stage 1 (IN reads 0 when the FIFO is empty), BIT shifts E at issue
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lcr_q <= '0;
+      e_q   <= '0;
+    end else if (clear_i) begin
+      lcr_q <= '0;
+      e_q   <= '0;
+    end else begin
+      if (s1_valid_q && (s1_insn_q.seq == SeqLcld)) lcr_q <= in_i[15:0];
+      if (s1_valid_q && (s1_insn_q.seq == SeqEld)) begin
+        e_q <= (e_q << W) | EBits'(in_i);
+      end else if (e_shift) begin
+        e_q <= e_q << 1;
+      end
+    end
+  end
+
+  assign running_o  = issuing_q || drain_q;
+  assign done_o     = drain_q && (32'(cnt_q) == L);
+  assign err_o      = err_q;
+  assign pc_o       = stop_pc_q;
+  assign s1_valid_o = s1_valid_q;
+  assign s1_insn_o  = s1_insn_q;
+  assign s1_d_o     = s1_d_q;
+endmodule
