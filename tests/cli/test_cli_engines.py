@@ -36,7 +36,7 @@ def keys(tmp_path_factory) -> Path:
 RSA_ENGINES = ("yeh", "verma", "antao")
 CONSTANT_TIME = {"yeh": False, "verma": True, "antao": True}
 RSA_ONLY = ("yeh", "verma")
-RTL_ENGINES = ("yeh", "verma")
+RTL_ENGINES = ("yeh", "verma", "antao")
 
 
 @pytest.mark.parametrize("engine", RSA_ENGINES)
