@@ -22,6 +22,7 @@ __all__ = ["EC224", "ISA", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusE
            "AntaoParams", "AntaoSimulator", "AssemblyError", "Program", "assemble",
            "build_for_bits", "encode", "open", "params_for_bits"]
 
-# The builds `montu synth --engine antao` places and routes: the paper's EC configuration
-# (64-bit channels, 4 PEs) and its RSA configuration (96-bit channels, 6 PEs).
-SYNTH_BUILDS = (EC224.generics, RSA512.generics)
+# The builds `montu synth --engine antao` places and routes: those `montu bench engines` runs P-224
+# and P-256 on (64-bit channels, the paper's EC width; 4 and 5 PEs). The RSA builds (96-bit
+# channels: 36 MULT18X18D per PE for X·Y alone) need more multipliers than the ECP5-85's 156.
+SYNTH_BUILDS = tuple(open(**params_for_bits(bits)).params.generics for bits in (224, 256))
