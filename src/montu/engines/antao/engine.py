@@ -265,6 +265,11 @@ class AntaoEngine(CommandShell):
         z, x, y = (host.from_limbs(words[i * p.pes:(i + 1) * p.pes], p.w) for i in range(3))
         return None if z == 0 else (x, y)
 
+    def mod_exp_public(self, base: int, exponent: int, n: int) -> int:
+        """base^exponent mod n for a public exponent (RSA verify, encrypt, the fault check of a
+        private operation): square-and-multiply over the exponent's own bits, not constant time."""
+        return self.mod_exp(base, exponent, n, ladder=False)
+
     # ------------------------------------------------------------ user programs
     def assemble(self, source: str, **names: int) -> Program:
         """Assemble a microprogram for this build (montu.engines.antao.assembler's syntax)."""
