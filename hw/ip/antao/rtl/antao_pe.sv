@@ -4,7 +4,7 @@
 //            stage 1), write port d (stage S+2); an inferred memory (block/distributed RAM)
 //   X, Y, Z  the operand multiplexers (stage 1): X in {A, R, IN, ALPHA}, Y in {B, 1, 0, IN},
 //            Z in {0, A, B, m - B, IN, m - A} (m - x taken mod 2^AccBits)
-//   X * Y    the binary multiplier, MulStages register stages after it (stages 1 .. S)
+//   X * Y    the binary multiplier (antao_mul: limb products registered, then the sum), stages 1 .. S
 //   SUM      X*Y + Z + (accin ? ACC : 0) mod 2^AccBits (stage S); ACC <= SUM if accwr
 //   RES      SUM mod m (antao_chan_reduce, stages S+1, S+2); RAM[d] <= RES (wr = RED) or
 //            R[W-1:0] as it was in stage 1 (wr = RAW)
@@ -137,8 +137,12 @@ module antao_pe
     logic [W-1:0]  raw;      // R[W-1:0] as it was in stage 1 (wr = RAW)
   } ctl_t;
 
-  logic [2*W-1:0]     prod_q [MulStages];
+  logic [2*W-1:0]     prod;                 // X * Y of stage 1, in stage S
   logic [AccBits-1:0] z_q    [MulStages];
+
+  antao_mul #(.W(W), .Stages(MulStages)) u_mul (
+    .clk_i, .rst_ni, .x_i(x1), .y_i(y1), .p_o(prod)
+  );
   ctl_t               ctl1;
   ctl_t               ctl_q  [2:S+2];    // ctl_q[k]: the instruction in stage k
 
@@ -148,15 +152,12 @@ module antao_pe
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int k = 0; k < int'(MulStages); k++) begin
-        prod_q[k] <= '0;
         z_q[k]    <= '0;
       end
       for (int k = 2; k <= int'(S) + 2; k++) ctl_q[k] <= '0;
     end else begin
-      prod_q[0] <= (2*W)'(x1) * (2*W)'(y1);
       z_q[0]    <= z1;
       for (int k = 1; k < int'(MulStages); k++) begin
-        prod_q[k] <= prod_q[k-1];
         z_q[k]    <= z_q[k-1];
       end
       ctl_q[2] <= ctl1;
@@ -171,7 +172,7 @@ module antao_pe
   logic [AccBits-1:0] sum;
 
   assign ctl_s = ctl_q[S];
-  assign sum   = AccBits'(prod_q[MulStages-1]) + z_q[MulStages-1] +
+  assign sum   = AccBits'(prod) + z_q[MulStages-1] +
                  (ctl_s.accin ? acc_q : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -1,0 +1,94 @@
+// The PE's binary multiplier (Antão & Sousa, Fig. 4), P = X * Y on the ECP5's MULT18X18D blocks,
+// pipelined over Stages clocks (the PE's MulStages): X and Y are cut into 16-bit limbs, and
+//   stage 1     the K x K limb products x_i * y_j are registered (K = ceil(W / 16)), one
+//               MULT18X18D each with its output register;
+//   stage 2     the products are summed: those with the same i and the same parity of j do not
+//               overlap, so they are concatenated into 2K rows of 2W bits (no logic), and the rows
+//               are added by a balanced tree of ceil(log2(2K)) adders;
+//   stages 3..  registers (the product waits for the SUM stage).
+// With Stages = 1 the products and the tree are one clock. The result is X * Y exactly.
+module antao_mul #(
+  parameter int unsigned W      = 64,
+  parameter int unsigned Stages = 2
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  logic [W-1:0]   x_i,
+  input  logic [W-1:0]   y_i,
+  output logic [2*W-1:0] p_o         // x_i * y_i of Stages clocks before
+);
+  localparam int unsigned K    = (W + 15) / 16;   // 16-bit limbs
+  localparam int unsigned Rows = 2 * K;           // non-overlapping rows
+  localparam int unsigned PW   = 2 * W;
+
+  logic [16*K-1:0] x_ext, y_ext;
+  logic [31:0]     pp_d [K][K];
+  logic [31:0]     pp   [K][K];
+  logic [PW-1:0]   rows [Rows];
+  logic [PW-1:0]   sum;
+
+  assign x_ext = (16*K)'(x_i);
+  assign y_ext = (16*K)'(y_i);
+
+  always_comb begin
+    for (int i = 0; i < int'(K); i++) begin
+      for (int j = 0; j < int'(K); j++) begin
+        pp_d[i][j] = 32'(x_ext[16*i +: 16]) * 32'(y_ext[16*j +: 16]);
+      end
+    end
+  end
+
+  if (Stages >= 2) begin : g_pp_reg
+    logic [31:0] pp_q [K][K];
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int i = 0; i < int'(K); i++) for (int j = 0; j < int'(K); j++) pp_q[i][j] <= '0;
+      end else begin
+        pp_q <= pp_d;
+      end
+    end
+    assign pp = pp_q;
+  end else begin : g_pp_comb
+    assign pp = pp_d;
+  end
+
+  // row (i, parity): the products x_i * y_j with j = parity, parity + 2, ... at bit 16 (i + j)
+  always_comb begin
+    for (int r = 0; r < int'(Rows); r++) rows[r] = '0;
+    for (int i = 0; i < int'(K); i++) begin
+      for (int j = 0; j < int'(K); j++) begin
+        rows[2*i + (j % 2)] = rows[2*i + (j % 2)] | (PW'(pp[i][j]) << (16 * (i + j)));
+      end
+    end
+  end
+
+  // a balanced adder tree over the rows
+  localparam int unsigned Levels = $clog2(Rows);
+  logic [PW-1:0] tree [Levels+1][1 << Levels];
+
+  always_comb begin
+    for (int r = 0; r < (1 << Levels); r++) tree[0][r] = (r < int'(Rows)) ? rows[r] : '0;
+    for (int l = 1; l <= int'(Levels); l++) begin
+      for (int r = 0; r < (1 << (int'(Levels) - l)); r++) begin
+        tree[l][r] = tree[l-1][2*r] + tree[l-1][2*r+1];
+      end
+      for (int r = (1 << (int'(Levels) - l)); r < (1 << Levels); r++) tree[l][r] = '0;
+    end
+    sum = tree[Levels][0];
+  end
+
+  // the sum's register (stage 2, or stage 1 when Stages = 1), then the remaining delay
+  localparam int unsigned Delay = (Stages >= 2) ? Stages - 1 : 1;
+  logic [PW-1:0] p_q [Delay];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int k = 0; k < int'(Delay); k++) p_q[k] <= '0;
+    end else begin
+      p_q[0] <= sum;
+      for (int k = 1; k < int'(Delay); k++) p_q[k] <= p_q[k-1];
+    end
+  end
+
+  assign p_o = p_q[Delay-1];
+endmodule
