@@ -13,6 +13,7 @@ cannot be compared without converting it back. The affine result needs Z^-1 = Z^
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from montu.arith.antao_alg1 import (
     MontgomeryConstants,
@@ -169,9 +170,16 @@ def _channel_op(a: RnsValue, b: RnsValue, bases: RnsBases, sign: int) -> RnsValu
 _Projective = tuple[_Element, _Element, _Element]
 
 
-def _complete_add(
-    p1: _Projective, p2: _Projective, a: _Element, b3: _Element, f: _RnsField
-) -> _Projective:
+class FieldOps(Protocol):
+    """What the complete addition needs of a field: _RnsField computes; the antao engine's
+    montu.engines.antao.ec_program.Emitter writes the same operations as microcode."""
+
+    def mul(self, a: Any, b: Any) -> Any: ...
+    def add(self, a: Any, b: Any) -> Any: ...
+    def sub(self, a: Any, b: Any) -> Any: ...
+
+
+def complete_add(p1: tuple, p2: tuple, a: Any, b3: Any, f: FieldOps) -> tuple:
     """Renes–Costello–Batina Alg. 1: (X1:Y1:Z1) + (X2:Y2:Z2) for any a; 12M + 3 m_a + 2 m_3b."""
     x1, y1, z1 = p1
     x2, y2, z2 = p2
@@ -216,10 +224,10 @@ def ec_scalar_mult(k: int, point: Point, curve: Curve, bases: RnsBases) -> tuple
     base = (f.element(point[0]), f.element(point[1]), f.one())
     acc = base
     for bit in bin(k)[3:]:
-        acc = _complete_add(acc, acc, a, b3, f)
+        acc = complete_add(acc, acc, a, b3, f)
         tally.add("point_doublings")
         if bit == "1":
-            acc = _complete_add(acc, base, a, b3, f)
+            acc = complete_add(acc, base, a, b3, f)
             tally.add("point_additions")
     return _to_affine(acc, f, curve.p), tally.to_stats()
 

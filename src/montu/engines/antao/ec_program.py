@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from montu.arith.antao_ec import complete_add as golden_complete_add
 
 PROGRAM_PATH = Path(__file__).resolve().parent / "programs" / "ec.rns"
 LADDER_BOUND = 6          # the bound of every coordinate the ladder keeps (checked: a fixed point)
@@ -147,28 +149,15 @@ Point = tuple[Element, Element, Element]
 
 def complete_add(f: Emitter, p1: Point, p2: Point, dest: tuple[str, str, str],
                  a: Element, b3: Element) -> Point:
-    """Renes–Costello–Batina Alg. 1 in the golden model's order (antao_ec._complete_add), as
-    recorded operations; the last operation of each coordinate writes `dest`."""
-    x1, y1, z1 = p1
-    x2, y2, z2 = p2
-    t0, t1, t2 = f.mul(x1, x2), f.mul(y1, y2), f.mul(z1, z2)
-    t3 = f.sub(f.mul(f.add(x1, y1), f.add(x2, y2)), f.add(t0, t1))
-    t4 = f.sub(f.mul(f.add(x1, z1), f.add(x2, z2)), f.add(t0, t2))
-    t5 = f.sub(f.mul(f.add(y1, z1), f.add(y2, z2)), f.add(t1, t2))
-    z3 = f.add(f.mul(b3, t2), f.mul(a, t4))
-    x3 = f.sub(t1, z3)
-    z3 = f.add(t1, z3)
-    y3 = f.mul(x3, z3)
-    t1 = f.add(f.add(t0, t0), t0)
-    t2 = f.mul(a, t2)
-    t4 = f.mul(b3, t4)
-    t1 = f.add(t1, t2)
-    t2 = f.mul(a, f.sub(t0, t2))
-    t4 = f.add(t4, t2)
-    y3 = f.add(y3, f.mul(t1, t4), dest[1])
-    x3 = f.sub(f.mul(t3, x3), f.mul(t5, t4), dest[0])
-    z3 = f.add(f.mul(t5, z3), f.mul(t3, t1), dest[2])
-    return x3, y3, z3
+    """The golden model's complete addition (montu.arith.antao_ec.complete_add, RCB Alg. 1, its
+    operations in its order) recorded by `f`; the operations that produce X3, Y3, Z3 write
+    `dest` instead of temporaries."""
+    out = golden_complete_add(p1, p2, a, b3, f)
+    renamed = {e.name: d for e, d in zip(out, dest, strict=True)}
+    f.ops = [replace(op, dest=renamed.get(op.dest, op.dest)) for op in f.ops]
+    for name in renamed:
+        f.temps.pop(name, None)
+    return tuple(Element(d, e.bound) for e, d in zip(out, dest, strict=True))
 
 
 def ladder_step(f: Emitter, add_into: str, double: str, other: str) -> None:
