@@ -160,7 +160,7 @@ def complete_add(f: Emitter, p1: Point, p2: Point, dest: tuple[str, str, str],
     return tuple(Element(d, e.bound) for e, d in zip(out, dest, strict=True))
 
 
-def ladder_step(f: Emitter, add_into: str, double: str, other: str) -> None:
+def ladder_step(f: Emitter, add_into: str, double: str) -> None:
     """R_add_into = R0 + R1, then R_double = 2·R_double (names "A"/"B": XA, YA, ZA / XB, ...)."""
     k = LADDER_BOUND
     a, b3 = Element("CA", 1), Element("CB3", 1)
@@ -174,7 +174,6 @@ def ladder_step(f: Emitter, add_into: str, double: str, other: str) -> None:
     out = complete_add(f, point(double), point(double), tuple(f"{c}{double}" for c in "XYZ"), a, b3)
     _check_fixed_point(out)
     f.schedule()          # the addition and the doubling are independent: scheduled together
-    del other
 
 
 def _check_fixed_point(out: Point) -> None:
@@ -188,10 +187,10 @@ def generate(rules: BoundRules | None = None) -> tuple[str, set[int], list[str]]
     f = Emitter(rules or BoundRules())
     f.lines.append("  loop LCR")
     f.lines.append("    bit1 one")
-    ladder_step(f, "B", "A", "B")                 # bit 0: R1 = R0 + R1, R0 = 2·R0
+    ladder_step(f, "B", "A")                 # bit 0: R1 = R0 + R1, R0 = 2·R0
     f.lines.append("    jmp done")
     f.lines.append("one:")
-    ladder_step(f, "A", "B", "A")                 # bit 1: R0 = R0 + R1, R1 = 2·R1
+    ladder_step(f, "A", "B")                 # bit 1: R0 = R0 + R1, R1 = 2·R1
     f.lines.append("    nop                                         ; the jmp's twin")
     f.lines.append("done:")
     f.lines.append("    nop")

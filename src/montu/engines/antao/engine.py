@@ -111,23 +111,24 @@ class AntaoEngine(CommandShell):
         return [sum(tail[i * parts + j].data << (WORD_BITS * j) for j in range(parts))
                 for i in range(count)]
 
-    def _execute(self, program: Program, entry: str, inputs: Sequence[int], outputs: int,
-                 what: str, setup: Sequence[int] | None = None) -> list[int]:
-        """Load `program` if needed, run `setup` (the modulus constants) if given, push `inputs`,
-        RUN `entry`, pop `outputs` words."""
+    def _execute(self, program: Program, entry: str | int, inputs: Sequence[int], outputs: int,
+                 what: str, setups: Sequence[tuple[str, Sequence[int]]] = ()) -> list[int]:
+        """Load `program` if needed, run each (entry, stream) of `setups` (constants), push
+        `inputs`, RUN `entry` (a label or an address; its cycles count as core cycles), pop
+        `outputs` words."""
         commands: list[tuple[int, int]] = []
         if self._loaded_program is not program:
             commands += self._ucode_commands(program)
-        if setup is not None:
-            commands += self._push_commands(setup) + [(encode("RUN"), program.entry("setup"))]
+        for setup_entry, stream in setups:
+            commands += self._push_commands(stream) + [(encode("RUN"), program.entry(setup_entry))]
         commands += self._push_commands(inputs)
         run_index = len(commands)
-        commands.append((encode("RUN"), program.entry(entry)))
+        commands.append((encode("RUN"), entry if isinstance(entry, int) else program.entry(entry)))
         commands += self._pop_commands(outputs)
         responses = self._send(commands, what)
         self.core_cycles += responses[run_index].cycles
         self._loaded_program = program
-        return self._words(responses, outputs)
+        return self._words(responses, outputs) if outputs else []
 
     # ------------------------------------------------------------ validation
     def check_modulus(self, n: int) -> None:
@@ -160,13 +161,11 @@ class AntaoEngine(CommandShell):
             return None
         return host.modulus_setup(n, self.params).stream
 
-    def _input_limbs(self, x: int) -> list[int]:
-        return list(reversed(host.limbs(x, self.params.w, self.params.pes)))
-
     def _run_modulus_program(self, what: str, n: int, entry: str, inputs: list[int]) -> int:
         program = host.modexp_program(self.params)
+        setup = self._modulus_stream(n)
         words = self._execute(program, entry, inputs, self.params.pes, what,
-                              setup=self._modulus_stream(n))
+                              setups=[] if setup is None else [("setup", setup)])
         self._loaded_modulus = n
         return host.from_limbs(words, self.params.w)
 
@@ -179,7 +178,7 @@ class AntaoEngine(CommandShell):
         self._below("x", x, 4 * n, "4N")
         self._below("y", y, 4 * n, "4N")
         return self._run_modulus_program("rns_mont_mul", n, "montmul",
-                                         self._input_limbs(x) + self._input_limbs(y))
+                                         host.input_words(x, self.params) + host.input_words(y, self.params))
 
     def mod_mul(self, x: int, y: int, n: int, field: Field = Field.GFP) -> int:
         """x·y mod n (0 <= x, y < n): two RNS Montgomery products (x·y/M1, then ×M1² mod n), the
@@ -192,7 +191,7 @@ class AntaoEngine(CommandShell):
         self._below("x", x, n, "n")
         self._below("y", y, n, "n")
         return self._run_modulus_program("mod_mul", n, "modmul",
-                                         self._input_limbs(x) + self._input_limbs(y))
+                                         host.input_words(x, self.params) + host.input_words(y, self.params))
 
     def mod_exp(self, base: int, exponent: int, n: int, *, ladder: bool = True) -> int:
         """base^exponent mod n, 0 <= base < n, 0 <= exponent < 2^k (k = n's bits). The ladder
@@ -244,24 +243,13 @@ class AntaoEngine(CommandShell):
         except ValueError as exc:
             raise AntaoError(str(exc)) from None
         program = host.ec_program(p)
-        setup = None
+        setups: list[tuple[str, Sequence[int]]] = []
         if self._loaded_modulus != curve.p or self._loaded_program is not program:
-            setup = host.modulus_setup(curve.p, p).stream
-        commands: list[tuple[int, int]] = []
-        if self._loaded_program is not program:
-            commands += self._ucode_commands(program)
-        if setup is not None:
-            commands += self._push_commands(setup) + [(encode("RUN"), program.entry("setup"))]
-        if self._loaded_curve != (curve, p) or setup is not None:
-            commands += self._push_commands(curve_words) + [(encode("RUN"), program.entry("ecsetup"))]
-        commands += self._push_commands(inputs)
-        run_index = len(commands)
-        commands.append((encode("RUN"), program.entry("ecmul")))
-        commands += self._pop_commands(3 * p.pes)
-        responses = self._send(commands, "scalar_mult")
-        self.core_cycles += responses[run_index].cycles
-        self._loaded_program, self._loaded_modulus, self._loaded_curve = program, curve.p, (curve, p)
-        words = self._words(responses, 3 * p.pes)
+            setups.append(("setup", host.modulus_setup(curve.p, p).stream))
+        if self._loaded_curve != (curve, p) or setups:
+            setups.append(("ecsetup", curve_words))
+        words = self._execute(program, "ecmul", inputs, 3 * p.pes, "scalar_mult", setups)
+        self._loaded_modulus, self._loaded_curve = curve.p, (curve, p)
         z, x, y = (host.from_limbs(words[i * p.pes:(i + 1) * p.pes], p.w) for i in range(3))
         return None if z == 0 else (x, y)
 
@@ -282,19 +270,10 @@ class AntaoEngine(CommandShell):
         self._begin()
         for word in inputs:
             _check_int("input word", word)
-        commands = []
-        if self._loaded_program is not program:
-            commands += self._ucode_commands(program)
-        commands += self._push_commands(inputs)
-        run_index = len(commands)
-        commands.append((encode("RUN"), 0 if entry is None else program.entry(entry)))
-        responses = self._send(commands, "run")
-        self._loaded_program = program
-        self._loaded_modulus = None          # a user program may change the RAM
-        self.core_cycles += responses[run_index].cycles
-        if not outputs:
-            return []
-        return self._words(self._send(self._pop_commands(outputs), "run"), outputs)
+        try:
+            return self._execute(program, 0 if entry is None else entry, inputs, outputs, "run")
+        finally:
+            self._loaded_modulus = None          # a user program may change the RAM
 
     @property
     def build(self) -> dict[str, int]:

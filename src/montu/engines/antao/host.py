@@ -97,9 +97,9 @@ def modulus_setup(n: int, params: AntaoParams) -> ModulusSetup:
     return ModulusSetup(params, montgomery_constants(n, bases_for(params)))
 
 
-def exponent_stream(base: int, e: int, t: int, params: AntaoParams) -> list[int]:
-    """The `modexp` / `ladder` inputs: the base's P limbs (most significant first), T, and E's
-    EWords words left-aligned on T bits (most significant first)."""
+def exponent_words(e: int, t: int, params: AntaoParams) -> list[int]:
+    """T, then E's EWords words left-aligned on T bits (most significant first): what `lcld`
+    and the `eld` loop read."""
     if e.bit_length() > t:
         raise ValueError(f"the exponent has {e.bit_length()} bits, more than T = {t}")
     if t > params.e_bits:
@@ -108,8 +108,17 @@ def exponent_stream(base: int, e: int, t: int, params: AntaoParams) -> list[int]
     if t >= 1 << 16:
         raise ValueError(f"T = {t} does not fit the 16-bit loop-count register")
     aligned = e << (params.e_bits - t)
-    return [*reversed(limbs(base, params.w, params.pes)), t,
-            *reversed(limbs(aligned, params.w, params.e_words))]
+    return [t, *reversed(limbs(aligned, params.w, params.e_words))]
+
+
+def input_words(x: int, params: AntaoParams) -> list[int]:
+    """An input's P limbs, most significant first (what the `input` macro's Horner loop reads)."""
+    return list(reversed(limbs(x, params.w, params.pes)))
+
+
+def exponent_stream(base: int, e: int, t: int, params: AntaoParams) -> list[int]:
+    """The `modexp` / `ladder` inputs: the base's limbs, T and E's words."""
+    return [*input_words(base, params), *exponent_words(e, t, params)]
 
 
 def from_limbs(words: Sequence[int], w: int) -> int:
@@ -157,10 +166,9 @@ def ec_stream(k: int, x: int, y: int, p: int, params: AntaoParams) -> list[int]:
     Fermat inversion's exponent)."""
     fermat = p - 2
     t_inverse = fermat.bit_length() - 1
-    scalar = exponent_stream(0, k, p.bit_length(), params)[params.pes:]
-    inverse = exponent_stream(0, fermat - (1 << t_inverse), t_inverse, params)[params.pes:]
-    coordinates = [*reversed(limbs(x, params.w, params.pes)), *reversed(limbs(y, params.w, params.pes))]
-    return coordinates + scalar + inverse
+    return [*input_words(x, params), *input_words(y, params),
+            *exponent_words(k, p.bit_length(), params),
+            *exponent_words(fermat - (1 << t_inverse), t_inverse, params)]
 
 
 def check_build(params: AntaoParams) -> None:

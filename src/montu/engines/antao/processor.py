@@ -205,7 +205,7 @@ class Processor:
             if t >= limit:
                 raise RunStop("E_LIMIT", pc, limit)
             # sequencer, stage 0 of clock t
-            next_pc, halt, bad_pc = self._next_pc(pc, m, stack)
+            next_pc, halt, bad_pc, push = self._next_pc(pc, m, stack)
             # issue at t
             if self.trace is not None:
                 self.trace(t, pc, m)
@@ -223,12 +223,10 @@ class Processor:
                 raise RunStop(None, pc, t + 1)
             if bad_pc:
                 raise RunStop("E_PC", pc, t + 1)
-            if self._loop_push is not None:
-                stack.append(self._loop_push)
+            if push is not None:
+                stack.append(push)
             pc = next_pc
             t_prev = t
-
-    _loop_push: _Loop | None = None
 
     def _loop_body(self, pc: int, m: Micro, stack: list[_Loop]) -> tuple[int, int, bool]:
         """A LOOP's (end, count, bad body: E_PC)."""
@@ -245,23 +243,23 @@ class Processor:
         _, count, bad = self._loop_body(pc, m, stack)
         return not bad and count != 0
 
-    def _next_pc(self, pc: int, m: Micro, stack: list[_Loop]) -> tuple[int, bool, bool]:
-        """(next PC, halt, bad PC) of an issuing instruction. BIT shifts E here."""
+    def _next_pc(self, pc: int, m: Micro, stack: list[_Loop]
+                 ) -> tuple[int, bool, bool, _Loop | None]:
+        """(next PC, halt, bad PC, the loop a LOOP pushes) of an issuing instruction; the loop
+        end's jump back or pop happens here; BIT shifts E here."""
         depth = self.p.ucode_depth
-        self._loop_push = None
         top = stack[-1] if stack else None
         if m.seq == S_HALT:
-            return pc, True, False
+            return pc, True, False, None
         if m.seq == S_LOOP:
             end, count, bad = self._loop_body(pc, m, stack)
             if bad:
-                return pc, False, True
+                return pc, False, True, None
             if count == 0:
                 if end + 1 >= depth:
-                    return pc, False, True
-                return end + 1, False, False
-            self._loop_push = _Loop(pc + 1, end, count)
-            return pc + 1, False, False
+                    return pc, False, True, None
+                return end + 1, False, False, None
+            return pc + 1, False, False, _Loop(pc + 1, end, count)
         taken = m.seq == S_JMP
         if m.seq == S_BIT:
             top_bit = (self.e_reg >> (self.p.e_bits - 1)) & 1
@@ -270,16 +268,16 @@ class Processor:
         if taken:
             target = pc + 1 + (m.imm & 0xFFF)
             if target >= depth or (top is not None and target > top.end):
-                return pc, False, True
-            return target, False, False
+                return pc, False, True, None
+            return target, False, False, None
         if top is not None and pc == top.end:
             if top.index + 1 < top.count:
                 top.index += 1
-                return top.start, False, False
+                return top.start, False, False, None
             stack.pop()
         if pc + 1 >= depth:
-            return pc, False, True
-        return pc + 1, False, False
+            return pc, False, True, None
+        return pc + 1, False, False, None
 
     # ------------------------------------------------------------------ datapath
     def _execute(self, m: Micro, a: int, b: int, d: int) -> str | None:
