@@ -355,3 +355,27 @@ def test_random_programs_valid_or_not_always_end() -> None:
         rsp = sim.execute(encode("RUN"), 0)
         assert rsp.err in E.values() and rsp.cycles >= 2 + L
         assert rsp.cycles <= 2 + 200_000 + L
+
+
+@pytest.mark.parametrize("params", [AntaoParams(w=64, pes=4), AntaoParams(w=96, pes=22, depth=512)],
+                         ids=["W64-P4", "W96-P22"])
+def test_a_product_costs_5L_2P_3_in_a_chain_and_a_pair_4P_5L_2(params: AntaoParams) -> None:
+    """The per-product clocks docs/engines.md quotes: each more dependent `mm` adds 5L + 2P + 3,
+    each more `mm2` pair 4P + 5L + 2 (the difference of two runs on lib.rns)."""
+    from montu.engines.antao import host
+
+    def run_cycles(body: str) -> int:
+        sim = AntaoSimulator(params)
+        program = assemble(host.program_source("lib") + "t:\n" + body + "halt\n", params,
+                           LIMBS=params.pes)
+        assert sim.execute(encode("UCADDR"), 0).err == 0
+        for word in program.words:
+            for part in F.parts_of(word):
+                sim.execute(encode("UCW"), part)
+        return sim.execute(encode("RUN"), program.entry("t")).cycles
+
+    lat, pes = params.latency, params.pes
+    assert (run_cycles("mm A, X, Y\nmm A, A, Y\n") - run_cycles("mm A, X, Y\n")
+            == 5 * lat + 2 * pes + 3)
+    assert (run_cycles("mm2 A, X, Y, BM, X, X\nmm2 A, A, BM, BM, BM, BM\n")
+            - run_cycles("mm2 A, X, Y, BM, X, X\n") == 4 * pes + 5 * lat + 2)
