@@ -1,0 +1,28 @@
+/* The Montu SoC's device registers and its C runtime (fw/lib/soc.c).
+ *
+ * Memory map (hw/soc/rtl/soc_mem.sv): RAM at 0x8000_0000, device registers at 0x1000_0000.
+ * Standard output goes to the simulator's stdout; exit(code) ends the simulation with that code.
+ */
+#ifndef MONTU_SOC_H
+#define MONTU_SOC_H
+
+#include <stdint.h>
+
+#define MONTU_SOC_IO_BASE     0x10000000ul
+#define MONTU_SOC_PUTC        (MONTU_SOC_IO_BASE + 0x00)
+#define MONTU_SOC_EXIT        (MONTU_SOC_IO_BASE + 0x08)
+#define MONTU_SOC_CYCLES      (MONTU_SOC_IO_BASE + 0x10)
+#define MONTU_SOC_UNIT_BUSY   (MONTU_SOC_IO_BASE + 0x18)
+#define MONTU_SOC_UNIT_DONE   (MONTU_SOC_IO_BASE + 0x20)
+
+static inline uint64_t montu_soc_read(uintptr_t address) {
+  return *(volatile const uint64_t *)address;
+}
+
+/* Cycles since reset, counted by the SoC (the whole system's clock). */
+static inline uint64_t montu_soc_cycles(void) { return montu_soc_read(MONTU_SOC_CYCLES); }
+
+/* Cycles the Montu unit has been busy since reset (a command in it, its answer not yet taken). */
+static inline uint64_t montu_soc_unit_cycles(void) { return montu_soc_read(MONTU_SOC_UNIT_BUSY); }
+
+#endif
