@@ -4,8 +4,9 @@
 // montu_cvxif_pkg.sv and the firmware header are generated from it):
 //   mx.cmd  x0, rs1, rs2   rs1 = a Montu instruction word, rs2 = its data word      (side effect)
 //   mx.clr  x0, rs1, rs2   clear the sticky error                                    (side effect)
-//   mx.rd   rd, rs1        rd = response data of command number rs1                  (pure read)
-//   mx.st   rd, rs1        rd = status of command number rs1 (error, flags, cycles)  (pure read)
+//   mx.rd   rd, rs1        rd = response data of command number rs1                  (read)
+//   mx.st   rd, rs1        rd = status of command number rs1: error, flags, cycles,  (read)
+//                          or PENDING while it is not answered
 //   mx.cnt  rd, rs1        rd = counter rs1 (committed, answered, unit busy cycles, first error)
 // Commands are numbered 0, 1, 2 ... in program order (mx.cmd and mx.clr alike); the firmware
 // counts them too, so it names the response it wants.
@@ -15,26 +16,22 @@
 // CSR write) would reach the coprocessor although it never retires. The adapter therefore takes
 // every side-effecting instruction from CVA6's commit stream (the RVFI port: the retired
 // instruction word and its operand values) and never from the issue port: a command reaches the
-// unit if and only if its instruction retired, once. The issue port only answers: mx.cmd/mx.clr
-// complete at once (no register write), and reads are side-effect free, so running one
-// speculatively changes nothing.
+// unit if and only if its instruction retired, once. The issue port only answers, in the cycle an
+// instruction arrives: mx.cmd/mx.clr complete (no register write) and reads return what is known
+// now. Reads have no side effect and never wait, so one that runs speculatively changes nothing
+// and leaves nothing behind; the firmware polls mx.st until its command is answered.
 //
 // Flow control. The commit stream cannot be stalled, so credit is given at issue: a
 // side-effecting instruction issues only while the command FIFO has InFlight free slots, InFlight
 // being the scoreboard's size (no more instructions can be between issue and commit). Then the
 // FIFO never overflows (asserted).
 //
-// Reads wait until command rs1 is answered. A read of a command that cannot come (rs1 >=
-// committed + InFlight: it would have to be older than the read) answers at once, and one that
-// does not come while nothing moves for Timeout cycles answers then; both, and a read of a
-// command older than the last RingDepth answers, return 0 with an adapter error in the status.
 module montu_cvxif
   import montu_cvxif_pkg::*;
 #(
-  parameter int unsigned FifoDepth = 32,
-  parameter int unsigned RingDepth = 16,
+  parameter int unsigned FifoDepth = MxFifoDepth,
+  parameter int unsigned RingDepth = MxRingDepth,
   parameter int unsigned InFlight  = ariane_pkg::NR_SB_ENTRIES,
-  parameter int unsigned Timeout   = 1024,
   parameter int unsigned Word      = 64
 ) (
   input  logic                         clk_i,
@@ -60,7 +57,6 @@ module montu_cvxif
 );
   localparam int unsigned Fa = $clog2(FifoDepth);
   localparam int unsigned Ra = $clog2(RingDepth);
-  localparam int unsigned Ta = $clog2(Timeout + 1);
 
   if (FifoDepth < 2 * InFlight || (FifoDepth & (FifoDepth - 1)) != 0) begin : g_bad_fifo
     $error("montu_cvxif: FifoDepth must be a power of two >= 2 * InFlight");
@@ -134,7 +130,6 @@ module montu_cvxif
 
   answer_t     ring_q [RingDepth];
   logic [3:0]  sticky_err_q;
-  logic        sticky_adapter_q;
   logic [63:0] first_error_q;      // command number of the first unit error since mx.clr
   logic [3:0]  flags_q;
 
@@ -151,91 +146,66 @@ module montu_cvxif
       answer_val.err    = rsp_err_i;
     end else if (pop_clear) begin
       answer            = 1'b1;
-      answer_val.data   = Word'(status_word('0, '0, sticky_err_q, sticky_adapter_q, '0, '0));
+      answer_val.data   = Word'(status_word('0, '0, MxOk, sticky_err_q, '0));
       answer_val.flags  = flags_q;
     end
   end
 
   // ------------------------------------------------------------------ the issue side
-  logic        issue;
-  logic [2:0]  issue_funct3;
-  logic        credit;
-  logic        read_q;          // a read waits for its answer
-  logic [2:0]  read_funct3_q;
-  logic [63:0] read_arg_q;
-  logic [cvxif_pkg::X_ID_WIDTH-1:0] id_q;
-  logic [4:0]  rd_q;
-  logic [Ta-1:0] idle_q;        // cycles a waiting read saw nothing move
-  logic        read_sticky;     // the read answers with an adapter error now
-
-  assign issue_funct3 = cvxif_req_i.x_issue_req.instr[14:12];
-  assign credit       = (FifoDepth - count) >= InFlight;
-  assign issue        = cvxif_req_i.x_issue_valid && cvxif_resp_o.x_issue_ready
-                        && is_ours(cvxif_req_i.x_issue_req.instr)
-                        && (has_side_effect(issue_funct3) || is_read(issue_funct3));
-
-  // the waiting read: its answer and when it is ready
-  logic        read_done;
+  // CVA6 samples x_issue_ready in the cycle it issues and presents the instruction on the next
+  // cycle without a handshake, so every instruction that arrives is taken in that cycle: reads
+  // are answered at once (nothing waits, so nothing outlives a squashed read), commands complete
+  // at once and reach the unit at retirement.
+  logic        arrive;
+  logic [2:0]  funct3;
+  logic        accept;
+  logic [63:0] arg;
+  answer_t     wanted;
   logic [63:0] read_data;
   logic [3:0]  read_error;
-  answer_t     wanted;
-  logic [63:0] age;
+
+  assign arrive = cvxif_req_i.x_issue_valid;
+  assign funct3 = cvxif_req_i.x_issue_req.instr[14:12];
+  assign accept = is_ours(cvxif_req_i.x_issue_req.instr) && (has_side_effect(funct3) || is_read(funct3));
+  assign arg    = cvxif_req_i.x_issue_req.rs[0];
+  assign wanted = ring_q[arg[Ra-1:0]];
+
   always_comb begin
-    read_done  = 1'b0;
-    read_data  = '0;
     read_error = MxOk;
-    wanted     = ring_q[read_arg_q[Ra-1:0]];
-    age        = answered_q - read_arg_q;
-    if (read_funct3_q == MxCnt) begin
-      read_done = 1'b1;
-      unique case (read_arg_q)
+    read_data  = '0;
+    if (funct3 == MxCnt) begin
+      unique case (arg)
         64'd0:   read_data = committed_q;
         64'd1:   read_data = answered_q;
         64'd2:   read_data = busy_cycles_q;
         64'd3:   read_data = first_error_q;
         default: read_error = MxNoCounter;
       endcase
-    end else if (answered_q > read_arg_q) begin
-      read_done = 1'b1;
-      if (age > 64'(RingDepth)) read_error = MxStale;
-    end else if (read_arg_q >= committed_q + 64'(InFlight)) begin
-      read_done  = 1'b1;
-      read_error = MxNeverCommitted;
-    end else if (32'(idle_q) >= Timeout) begin
-      read_done  = 1'b1;
-      read_error = MxNeverCommitted;
-    end
-    if (read_done && read_funct3_q != MxCnt) begin
-      if (read_funct3_q == MxRd) begin
+    end else begin
+      if (arg >= answered_q)                           read_error = MxPending;
+      else if (answered_q - arg > 64'(RingDepth))      read_error = MxStale;
+      if (funct3 == MxRd) begin
         read_data = read_error == MxOk ? 64'(wanted.data) : '0;
+      end else if (read_error == MxOk) begin
+        read_data = status_word(wanted.err, wanted.flags, MxOk, sticky_err_q, wanted.cycles);
       end else begin
-        read_data = read_error == MxOk
-                    ? status_word(wanted.err, wanted.flags, sticky_err_q, sticky_adapter_q,
-                                  MxOk, wanted.cycles)
-                    : status_word('0, '0, sticky_err_q, 1'b1, read_error, '0);
+        read_data = status_word('0, '0, read_error, sticky_err_q, '0);
       end
     end
   end
-  assign read_sticky = read_q && read_done && read_error != MxOk;
 
   always_comb begin
     cvxif_resp_o = '0;
-    cvxif_resp_o.x_issue_ready          = !read_q && credit;
-    cvxif_resp_o.x_issue_resp.accept    = is_ours(cvxif_req_i.x_issue_req.instr)
-                                          && (has_side_effect(issue_funct3) || is_read(issue_funct3));
-    cvxif_resp_o.x_issue_resp.writeback = cvxif_resp_o.x_issue_resp.accept && is_read(issue_funct3);
-    if (read_q && read_done) begin
-      cvxif_resp_o.x_result_valid = 1'b1;
-      cvxif_resp_o.x_result.id    = id_q;
-      cvxif_resp_o.x_result.data  = read_data;
-      cvxif_resp_o.x_result.rd    = rd_q;
-      cvxif_resp_o.x_result.we    = 1'b1;
-    end else if (issue && has_side_effect(issue_funct3)) begin
-      // complete at once; the command itself is taken at commit
+    // credit for the next cycle's instruction: InFlight free slots after this cycle's retirement
+    cvxif_resp_o.x_issue_ready          = (FifoDepth - count) > InFlight;
+    cvxif_resp_o.x_issue_resp.accept    = accept;
+    cvxif_resp_o.x_issue_resp.writeback = accept && is_read(funct3);
+    if (arrive && accept) begin
       cvxif_resp_o.x_result_valid = 1'b1;
       cvxif_resp_o.x_result.id    = cvxif_req_i.x_issue_req.id;
       cvxif_resp_o.x_result.rd    = cvxif_req_i.x_issue_req.instr[11:7];
-      cvxif_resp_o.x_result.we    = 1'b0;
+      cvxif_resp_o.x_result.we    = is_read(funct3);
+      cvxif_resp_o.x_result.data  = read_data;
     end
   end
 
@@ -249,15 +219,8 @@ module montu_cvxif
       in_unit_q        <= 1'b0;
       busy_cycles_q    <= '0;
       sticky_err_q     <= '0;
-      sticky_adapter_q <= 1'b0;
       first_error_q    <= '1;
       flags_q          <= '0;
-      read_q           <= 1'b0;
-      read_funct3_q    <= '0;
-      read_arg_q       <= '0;
-      id_q             <= '0;
-      rd_q             <= '0;
-      idle_q           <= '0;
     end else begin
       if (commit_push) begin
         fifo_q[tail_q[Fa-1:0]] <= commit_entry;
@@ -275,28 +238,11 @@ module montu_cvxif
         flags_q    <= answer_val.flags;
       end
       if (pop_clear) begin
-        sticky_err_q     <= '0;
-        sticky_adapter_q <= 1'b0;
-        first_error_q    <= '1;
-      end else begin
-        if (answer && answer_val.err != '0 && sticky_err_q == '0) begin
-          sticky_err_q  <= answer_val.err;
-          first_error_q <= answered_q;
-        end
-        if (read_sticky) sticky_adapter_q <= 1'b1;
-      end
-
-      if (read_q) begin
-        if (read_done) read_q <= 1'b0;
-        if (commit_push || count != '0 || in_unit_q) idle_q <= '0;
-        else if (32'(idle_q) < Timeout) idle_q <= idle_q + 1'b1;
-      end else if (issue && is_read(issue_funct3)) begin
-        read_q        <= 1'b1;
-        read_funct3_q <= issue_funct3;
-        read_arg_q    <= cvxif_req_i.x_issue_req.rs[0];
-        id_q          <= cvxif_req_i.x_issue_req.id;
-        rd_q          <= cvxif_req_i.x_issue_req.instr[11:7];
-        idle_q        <= '0;
+        sticky_err_q  <= '0;
+        first_error_q <= '1;
+      end else if (answer && answer_val.err != '0 && sticky_err_q == '0) begin
+        sticky_err_q  <= answer_val.err;
+        first_error_q <= answered_q;
       end
     end
   end

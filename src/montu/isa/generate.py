@@ -2,7 +2,9 @@
 from instructions.yaml (the unit), hw/ip/<engine>/rtl/<engine>_pkg.sv from <engine>.yaml (the
 engines of ENGINE_TABLES), hw/ip/antao/rtl/antao_ucode_pkg.sv from antao_ucode.yaml (the
 microinstruction format, montu.isa.ucode), and docs/isa.md (the unit, then one section per engine,
-antao's followed by its microinstruction fields).
+antao's followed by its microinstruction fields, then the SoC's custom instructions). The SoC's
+files (montu_cvxif_pkg.sv from soc.yaml, the firmware header fw/include/montu_isa.h) come from
+montu.isa.generate_soc.
 
     python3 -m montu.isa.generate          # rewrite both files
     python3 -m montu.isa.generate --check  # exit 1 if either file is out of date
@@ -19,6 +21,8 @@ from pathlib import Path
 
 from montu.isa.table import Instruction, InstructionSet, load, load_engine
 from montu.isa.ucode import UCODE_TABLE, MicroFormat, load_format
+from montu.isa import generate_soc
+from montu.isa.soc import load_soc
 from montu.paths import repo_root
 
 REPO = repo_root()
@@ -404,6 +408,9 @@ def outputs() -> dict[Path, str]:
             fmt = load_format()
             files[ucode_package_path(engine)] = render_ucode_package(fmt, engine)
             doc += "\n" + render_ucode_doc(fmt, engine)
+    soc = load_soc()
+    files.update(generate_soc.outputs(isa, soc))
+    doc += "\n" + generate_soc.render_soc_doc(soc)
     files[DOC_PATH] = doc
     return files
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tempfile
@@ -15,6 +16,7 @@ from montu.soc import firmware
 
 _SUMMARY = re.compile(r"montu-soc: (?:exit=(-?\d+)|timeout) cycles=(\d+)")
 DEFAULT_MAX_CYCLES = 500_000_000
+CVA6_TRACE_FILE = "trace_hart_00.dasm"
 
 
 class SocRunError(MontuError):
@@ -47,9 +49,12 @@ def run_elf(elf: Path, *, max_cycles: int = DEFAULT_MAX_CYCLES,
     executable = soc_build.build(config, progress=progress).executable
     with tempfile.TemporaryDirectory(prefix="montu-soc-") as tmp:
         hex_file = firmware.image(elf, Path(tmp) / "firmware.hex")
+        # CVA6's Verilator-only tracer writes a line per retired instruction to this file in the
+        # working directory: send it to /dev/null (CVA6 has no switch for it).
+        (Path(tmp) / CVA6_TRACE_FILE).symlink_to(os.devnull)
         process = subprocess.Popen(
             [str(executable), f"+firmware={hex_file}", f"+max_cycles={max_cycles}"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", cwd=tmp)
         lines: list[str] = []
         assert process.stdout is not None and process.stderr is not None
         for line in process.stdout:
