@@ -80,6 +80,7 @@
 #define MONTU_MX_COUNTER_ANSWERED 1  /* commands answered so far */
 #define MONTU_MX_COUNTER_BUSY 2  /* cycles the unit held a command */
 #define MONTU_MX_COUNTER_FIRST_ERROR 3  /* number of the first command answered with an error since CLR (all ones: none) */
+#define MONTU_MX_COUNTER_ISSUED 4  /* CMD/CLR instructions that reached the issue port, squashed ones included (ISSUED - COMMITTED: how many never retired) */
 #define MONTU_MX_E_OK 0  /* answered; RD returns its data */
 #define MONTU_MX_E_STALE 1  /* the command is older than the last ring_depth answers */
 #define MONTU_MX_E_PENDING 2  /* the command is not answered yet (or not retired yet) */

@@ -91,6 +91,7 @@ module montu_cvxif
   logic [63:0]     committed_q, answered_q;
   logic            in_unit_q;       // a command is in the unit, its response not yet taken
   logic [63:0]     busy_cycles_q;
+  logic [63:0]     issued_q;        // side-effecting instructions seen at issue (squashed too)
 
   assign count = tail_q - head_q;
 
@@ -179,6 +180,7 @@ module montu_cvxif
         64'd1:   read_data = answered_q;
         64'd2:   read_data = busy_cycles_q;
         64'd3:   read_data = first_error_q;
+        64'd4:   read_data = issued_q;
         default: read_error = MxNoCounter;
       endcase
     end else begin
@@ -218,6 +220,7 @@ module montu_cvxif
       answered_q       <= '0;
       in_unit_q        <= 1'b0;
       busy_cycles_q    <= '0;
+      issued_q         <= '0;
       sticky_err_q     <= '0;
       first_error_q    <= '1;
       flags_q          <= '0;
@@ -231,6 +234,7 @@ module montu_cvxif
       if (pop_cmd) in_unit_q <= 1'b1;
       else if (rsp_valid_i) in_unit_q <= 1'b0;
       if (in_unit_q) busy_cycles_q <= busy_cycles_q + 64'd1;
+      if (arrive && accept && has_side_effect(funct3)) issued_q <= issued_q + 64'd1;
 
       if (answer) begin
         ring_q[answered_q[Ra-1:0]] <= answer_val;
