@@ -25,4 +25,8 @@ static inline uint64_t montu_soc_cycles(void) { return montu_soc_read(MONTU_SOC_
 /* Cycles the Montu unit has been busy since reset (a command in it, its answer not yet taken). */
 static inline uint64_t montu_soc_unit_cycles(void) { return montu_soc_read(MONTU_SOC_UNIT_BUSY); }
 
+/* Print `words` little-endian 64-bit words as hex, most significant first, separated by spaces
+ * (what montu.soc.vectors.parse_words reads back), without a newline. */
+void montu_soc_print_number(const uint64_t *x, unsigned words);
+
 #endif

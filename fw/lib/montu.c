@@ -83,9 +83,7 @@ int montu_mod_exp(uint64_t *r, const uint64_t *b, const uint64_t *e, const uint6
     return MONTU_ERR_ARGUMENT;
   unsigned n_bits = bit_length(n, words);
   if (n_bits < 2) return MONTU_ERR_ARGUMENT;
-  int error = montu_finish();                      /* start from a clean sticky error */
-  if (error) return error;
-
+  montu_clear();                                   /* errors from before are not this call's */
   load_modulus(n, words);
   load_r2(R_ACC1, words, n_bits);
   montu_write(R_X, b, words);                      /* R_X = b·R mod n */
@@ -107,8 +105,10 @@ int montu_mod_exp(uint64_t *r, const uint64_t *b, const uint64_t *e, const uint6
   }
   montu_cmd(INSN(STARTMMI, R_Z, R_ACC0, R_ONE, 0, 0), 0);       /* out of Montgomery form */
   montu_cmd(INSN(LDZ, R_EXP, 0, 0, 0, 0), 0);                   /* the exponent leaves the unit */
-  error = montu_finish();
-  if (error) return error;                         /* nothing read back after a failure */
   montu_read(R_Z, r, words);
-  return montu_finish();
+  int error = montu_finish();                      /* one wait: the sticky error of the whole call */
+  if (error) {
+    for (unsigned i = 0; i < words; ++i) r[i] = 0;   /* nothing half-computed leaves */
+  }
+  return error;
 }

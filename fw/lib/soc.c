@@ -21,3 +21,7 @@ void _exit(int code) {
   for (;;) {
   }
 }
+
+void montu_soc_print_number(const uint64_t *x, unsigned words) {
+  for (unsigned i = words; i-- > 0;) printf(i + 1 == words ? "%016llx" : " %016llx", (unsigned long long)x[i]);
+}

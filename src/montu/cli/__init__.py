@@ -13,11 +13,11 @@ import os
 import sys
 from typing import NoReturn
 
-from montu.cli import bench, crypto, demo, lowlevel, synth
+from montu.cli import bench, crypto, demo, lowlevel, soc, synth
 from montu.cli.options import add_unit_options
 from montu.errors import MontuError
 
-COMMAND_MODULES = (crypto, lowlevel, demo, bench, synth)
+COMMAND_MODULES = (crypto, lowlevel, demo, bench, synth, soc)
 USAGE_ERROR = 2
 
 

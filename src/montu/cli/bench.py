@@ -41,6 +41,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     engines.add_argument("--engines", default=None, help="comma-separated engine names (default: all)")
     _output_option(engines, "engines")
     engines.set_defaults(func=_bench_engines)
+    soc = kinds.add_parser("soc", help="firmware on the RTL SoC (CVA6 + Montu): system cycles, "
+                                       "the unit's share, the CPU's overhead")
+    soc.add_argument("-o", "--output", type=Path, default=None,
+                     help="results file (default bench/results/soc.json)")
+    soc.set_defaults(func=_bench_soc)
 
 
 def _bench_engines(args: argparse.Namespace) -> int:
@@ -51,6 +56,13 @@ def _bench_engines(args: argparse.Namespace) -> int:
     if args.engines:
         names = [montu.engines.get(n.strip()).name for n in args.engines.split(",")]
     engines.run(backend=args.backend, engines=names, out=args.output)
+    return 0
+
+
+def _bench_soc(args: argparse.Namespace) -> int:
+    from montu.benchmarks import soc
+
+    soc.run(out=args.output)
     return 0
 
 

@@ -1,0 +1,118 @@
+"""`montu bench soc`: operations run by firmware on the RTL SoC (CVA6 + Montu), in system cycles.
+
+For each operation the host writes a C program with seeded random operands, compiles it against
+the firmware library, runs it on the Verilated SoC and checks every result against Python. The
+firmware reads the SoC's cycle counter and the unit-busy counter around each call: `system` is
+the whole system's cycles for the call, `unit` the cycles the unit held a command, and the CPU's
+overhead is (system - unit) / unit (issue #22 target: <= 5 %).
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from montu.benchmarks import results_path, write_results
+from montu.errors import MontuError
+from montu.soc import run as soc_run
+from montu.soc.vectors import c_table, parse_words
+
+SEED = "montu-bench-soc"
+# issue #22's system-cycle targets
+TARGETS = {("modexp", 1024): 385_000}
+OVERHEAD_TARGET = 0.05
+MODEXP_SAMPLES = {1024: 4, 2048: 1}
+
+_LINE = re.compile(r"modexp (\d+) err=(-?\d+) system=(\d+) unit=(\d+) result=([0-9a-f ]+)")
+
+MODEXP_PROGRAM = """\
+#include <stdio.h>
+
+#include "montu.h"
+#include "montu_soc.h"
+
+#define WORDS {words}
+#define COUNT {count}
+{tables}
+int main(void) {{
+  static uint64_t r[WORDS];
+  for (unsigned i = 0; i < COUNT; ++i) {{
+    uint64_t c0 = montu_soc_cycles(), u0 = montu_soc_unit_cycles();
+    int err = montu_mod_exp(r, B[i], E[i], N[i], WORDS);
+    uint64_t c1 = montu_soc_cycles(), u1 = montu_soc_unit_cycles();
+    printf("modexp %u err=%d system=%llu unit=%llu result=", i, err,
+           (unsigned long long)(c1 - c0), (unsigned long long)(u1 - u0));
+    montu_soc_print_number(r, WORDS);
+    printf("\\n");
+  }}
+  return 0;
+}}
+"""
+
+
+@dataclass
+class Row:
+    op: str
+    bits: int
+    samples: int
+    system_cycles: int            # mean over the samples (identical: constant time)
+    unit_cycles: int
+    cpu_overhead: float           # (system - unit) / unit
+    target_system_cycles: int | None
+    met: bool | None
+    note: str = ""
+
+
+def modexp_row(bits: int, samples: int, rng: random.Random,
+               progress: Callable[[str], None] | None = None) -> Row:
+    words = bits // 64
+    moduli = [rng.getrandbits(bits) | (1 << (bits - 1)) | 1 for _ in range(samples)]
+    bases = [rng.randrange(n) for n in moduli]
+    exponents = [rng.getrandbits(bits) | (1 << (bits - 1)) for _ in range(samples)]
+    source = MODEXP_PROGRAM.format(words=words, count=samples, tables="".join(
+        [c_table("N", moduli, words), c_table("B", bases, words), c_table("E", exponents, words)]))
+    with tempfile.TemporaryDirectory(prefix="montu-bench-soc-") as tmp:
+        path = Path(tmp) / f"bench_modexp_{bits}.c"
+        path.write_text(source)
+        result = soc_run.run_c([path], progress=progress)
+    if result.exit_code != 0:
+        raise MontuError(f"the modexp benchmark firmware exited with {result.exit_code}")
+    system, unit = [], []
+    for match in _LINE.finditer(result.output):
+        i, err = int(match.group(1)), int(match.group(2))
+        if err != 0:
+            raise MontuError(f"montu_mod_exp returned error {err} on sample {i}")
+        if parse_words(match.group(5)) != pow(bases[i], exponents[i], moduli[i]):
+            raise MontuError(f"montu_mod_exp gave a wrong result on {bits}-bit sample {i}")
+        system.append(int(match.group(3)))
+        unit.append(int(match.group(4)))
+    if len(system) != samples:
+        raise MontuError(f"the modexp benchmark printed {len(system)} of {samples} results")
+    mean_system, mean_unit = round(sum(system) / samples), round(sum(unit) / samples)
+    target = TARGETS.get(("modexp", bits))
+    overhead = (mean_system - mean_unit) / mean_unit
+    note = "" if len(set(system)) == 1 else f"system cycles vary: {min(system)} .. {max(system)}"
+    return Row("modexp", bits, samples, mean_system, mean_unit, round(overhead, 5), target,
+               None if target is None else mean_system <= target and overhead <= OVERHEAD_TARGET, note)
+
+
+def run(*, out: Path | None = None, progress: Callable[[str], None] | None = print) -> dict:
+    rng = random.Random(SEED)
+    rows = []
+    for bits, samples in MODEXP_SAMPLES.items():
+        if progress:
+            progress(f"modexp {bits} bits, {samples} sample(s) on the SoC ...")
+        rows.append(modexp_row(bits, samples, rng, progress))
+    data = {"what": "firmware on the RTL SoC (CVA6 RV64IMAC + Montu on CV-X-IF, Verilator): "
+                    "system cycles per call, the unit's busy cycles, the CPU's overhead",
+            "machine": platform.machine(), "seed": SEED, "rows": [asdict(r) for r in rows]}
+    lines = ["op      bits  samples  system cycles  unit cycles  CPU overhead  target   met",
+             *[f"{r.op:<7} {r.bits:>4}  {r.samples:>7}  {r.system_cycles:>13,}  {r.unit_cycles:>11,}  "
+               f"{100 * r.cpu_overhead:>11.2f}%  {r.target_system_cycles or '':>7}  "
+               f"{'' if r.met is None else ('yes' if r.met else 'NO')}" for r in rows]]
+    return write_results(out or results_path("soc"), data, "\n".join(lines))
