@@ -143,3 +143,9 @@ def test_soc_run_cli_errors_are_one_line(tmp_path, content, message):
 def test_a_program_that_does_not_exit_is_reported(tmp_path):
     with pytest.raises(soc_run.SocRunError, match="did not exit"):
         _run_source(tmp_path, "spin.c", "int main(void) { for (;;) {} }\n", max_cycles=20_000)
+
+
+def test_soc_rtl_is_lint_clean():
+    from montu.soc.build import lint_warnings
+
+    assert lint_warnings() == []

@@ -66,8 +66,8 @@ module montu_cvxif
   end
 
   // ------------------------------------------------------------------ decode
-  function automatic logic is_ours(logic [31:0] instr);
-    return instr[6:0] == MxOpcode && instr[31:25] == MxFunct7;
+  function automatic logic is_ours(logic [6:0] funct7, logic [6:0] opcode);
+    return funct7 == MxFunct7 && opcode == MxOpcode;
   endfunction
 
   function automatic logic has_side_effect(logic [2:0] funct3);
@@ -100,7 +100,7 @@ module montu_cvxif
   always_comb begin
     commit_push  = 1'b0;
     commit_entry = '0;
-    if (rvfi_i[0].valid && !rvfi_i[0].trap && is_ours(rvfi_i[0].insn[31:0])
+    if (rvfi_i[0].valid && !rvfi_i[0].trap && is_ours(rvfi_i[0].insn[31:25], rvfi_i[0].insn[6:0])
         && has_side_effect(rvfi_i[0].insn[14:12])) begin
       commit_push        = 1'b1;
       commit_entry.clear = rvfi_i[0].insn[14:12] == MxClr;
@@ -167,7 +167,8 @@ module montu_cvxif
 
   assign arrive = cvxif_req_i.x_issue_valid;
   assign funct3 = cvxif_req_i.x_issue_req.instr[14:12];
-  assign accept = is_ours(cvxif_req_i.x_issue_req.instr) && (has_side_effect(funct3) || is_read(funct3));
+  assign accept = is_ours(cvxif_req_i.x_issue_req.instr[31:25], cvxif_req_i.x_issue_req.instr[6:0])
+                  && (has_side_effect(funct3) || is_read(funct3));
   assign arg    = cvxif_req_i.x_issue_req.rs[0];
   assign wanted = ring_q[arg[Ra-1:0]];
 
@@ -199,7 +200,7 @@ module montu_cvxif
   always_comb begin
     cvxif_resp_o = '0;
     // credit for the next cycle's instruction: InFlight free slots after this cycle's retirement
-    cvxif_resp_o.x_issue_ready          = (FifoDepth - count) > InFlight;
+    cvxif_resp_o.x_issue_ready          = (FifoDepth - 32'(count)) > InFlight;
     cvxif_resp_o.x_issue_resp.accept    = accept;
     cvxif_resp_o.x_issue_resp.writeback = accept && is_read(funct3);
     if (arrive && accept) begin
@@ -251,13 +252,23 @@ module montu_cvxif
     end
   end
 
+  // the request fields this adapter has no use for (compressed, memory and commit interfaces:
+  // commands are taken from the retirement port)
+  logic unused_req;
+  assign unused_req = ^{cvxif_req_i.x_compressed_valid, cvxif_req_i.x_compressed_req,
+                        cvxif_req_i.x_issue_req.mode, cvxif_req_i.x_issue_req.rs_valid,
+                        cvxif_req_i.x_issue_req.rs[1], cvxif_req_i.x_commit_valid,
+                        cvxif_req_i.x_commit, cvxif_req_i.x_mem_ready, cvxif_req_i.x_mem_resp,
+                        cvxif_req_i.x_mem_result_valid, cvxif_req_i.x_mem_result,
+                        cvxif_req_i.x_result_ready};
+
   assign unit_busy_cycles_o = busy_cycles_q;
   assign answered_o         = answered_q;
 
 `ifndef SYNTHESIS
   // Only commit port 0 retires offloaded instructions (CVA6's commit stage).
   always_ff @(posedge clk_i) begin
-    if (rst_ni && rvfi_i[1].valid && !rvfi_i[1].trap && is_ours(rvfi_i[1].insn[31:0])) begin
+    if (rst_ni && rvfi_i[1].valid && !rvfi_i[1].trap && is_ours(rvfi_i[1].insn[31:25], rvfi_i[1].insn[6:0])) begin
       $error("montu_cvxif: an offloaded instruction retired on commit port 1");
     end
     if (rst_ni && commit_push && count == FifoDepth[Fa:0]) begin

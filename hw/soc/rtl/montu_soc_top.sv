@@ -11,6 +11,12 @@ module montu_soc_top #(
   output logic [31:0] exit_code_o
 );
   localparam logic [63:0] BootAddr = 64'h8000_0000;
+  localparam int unsigned NrRules  = ariane_pkg::NrMaxRules;
+  // one PMA rule in slot 0, the other slots zero
+  localparam logic [NrRules-1:0][63:0] IoRule   = {{(NrRules - 1){64'h0}}, 64'h1000_0000};
+  localparam logic [NrRules-1:0][63:0] IoLength = {{(NrRules - 1){64'h0}}, 64'h0000_1000};
+  localparam logic [NrRules-1:0][63:0] RamRule  = {{(NrRules - 1){64'h0}}, BootAddr};
+  localparam logic [NrRules-1:0][63:0] RamSize  = {{(NrRules - 1){64'h0}}, 64'(MemBytes)};
 
   // CVA6's default configuration with the SoC's memory map: RAM executable and cached, the
   // device registers neither.
@@ -19,14 +25,14 @@ module montu_soc_top #(
     BTBEntries:            32,
     BHTEntries:            128,
     NrNonIdempotentRules:  1,
-    NonIdempotentAddrBase: {64'h1000_0000},
-    NonIdempotentLength:   {64'h0000_1000},
+    NonIdempotentAddrBase: IoRule,
+    NonIdempotentLength:   IoLength,
     NrExecuteRegionRules:  1,
-    ExecuteRegionAddrBase: {BootAddr},
-    ExecuteRegionLength:   {64'(MemBytes)},
+    ExecuteRegionAddrBase: RamRule,
+    ExecuteRegionLength:   RamSize,
     NrCachedRegionRules:   1,
-    CachedRegionAddrBase:  {BootAddr},
-    CachedRegionLength:    {64'(MemBytes)},
+    CachedRegionAddrBase:  RamRule,
+    CachedRegionLength:    RamSize,
     AxiCompliant:          1'b1,
     SwapEndianess:         1'b0,
     DmBaseAddress:         64'h0,
@@ -100,11 +106,18 @@ module montu_soc_top #(
     .rsp_err_o     (rsp_err),
     .rsp_flags_o   (rsp_flags),
     .rsp_cycles_o  (rsp_cycles),
-    .busy_o        (),
-    .done_o        (),
-    .err_o         (),
-    .cycle_count_o ()
+    .busy_o        (unit_busy),
+    .done_o        (unit_done),
+    .err_o         (unit_err),
+    .cycle_count_o (unit_cycle_count)
   );
+
+  // the unit's status outputs: the adapter counts what the SoC needs itself
+  logic        unit_busy, unit_done;
+  logic [3:0]  unit_err;
+  logic [63:0] unit_cycle_count;
+  logic        unused_unit_status;
+  assign unused_unit_status = ^{unit_busy, unit_done, unit_err, unit_cycle_count};
 
   soc_mem #(
     .MemBytes (MemBytes)

@@ -32,12 +32,15 @@ CURVE_PLOT_OPS = ("scalar_mult", "sign", "verify")
 UNIT_PLOT_OPS = ("STARTMMI", "MINV", "MADD", "ADD", "MOV")
 
 
+from montu.report.soc import soc_section  # noqa: E402 (a section of its own module)
+
+
 def load_results(directory: Path) -> dict[str, Any]:
     """{name: parsed JSON or None} for unit, rsa, ecc, synth and the pipelined unit's
     unit_pipelined, ecc_pipelined, rsa_pipelined."""
     found: dict[str, Any] = {}
     for name in ("unit", "rsa", "ecc", "synth", "unit_pipelined", "ecc_pipelined", "rsa_pipelined",
-                 "engines"):
+                 "engines", "soc"):
         path = directory / f"{name}.json"
         if not path.is_file():
             found[name] = None
@@ -855,6 +858,7 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
         area_time_section(synth, img, img_rel),
         engines_section(results.get("engines"), synth),
+        soc_section(results.get("soc"), table),
         references_section(unit, synth),
         REGENERATE,
     ]

@@ -25,6 +25,7 @@ from montu import hw
 from montu.backends.verilator.build import (MAKE_FLAGS, _tool_version, _verilator_version,
                                             cache_root as rtl_cache_root, find_verilator)
 from montu.errors import MontuError
+from montu.paths import hw_root
 from montu.soc import cva6
 
 SOC_CORE = "montu:soc:montu_soc"
@@ -170,3 +171,21 @@ def build(config: SocConfig = SocConfig(), *, jobs: int = 2, force: bool = False
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return SocBuild(executable, key, True, time.monotonic() - start)
+
+
+LINT_WAIVERS = ("ip/montu/lint/montu_lint.vlt", "soc/lint/soc_lint.vlt")
+
+
+def lint_warnings() -> list[str]:
+    """`verilator --lint-only -Wall` of the SoC: the warnings in Montu's own files (CVA6's, from
+    the pip package, are third-party code and not listed)."""
+    files, includes, defines = source_files()
+    verilator, env = find_verilator()
+    waivers = [str(hw_root() / w) for w in LINT_WAIVERS]
+    command = [str(verilator), "--lint-only", "-Wall", "-Wno-fatal", "--top-module", TOP_MODULE,
+               *waivers, *[f"+define+{d}" for d in defines], *[f"+incdir+{d}" for d in includes],
+               *map(str, files)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    root = str(cva6.package_root()[0])
+    return [line for line in (done.stdout + done.stderr).splitlines()
+            if line.startswith("%") and root not in line]
