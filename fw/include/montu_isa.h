@@ -78,7 +78,7 @@
 #define MONTU_MX_CLR 4  /* Clear the sticky error once every earlier command is answered; its response data is the status word before (error fields only). */
 #define MONTU_MX_COUNTER_COMMITTED 0  /* commands retired so far (the next command's number) */
 #define MONTU_MX_COUNTER_ANSWERED 1  /* commands answered so far */
-#define MONTU_MX_COUNTER_BUSY 2  /* cycles the unit held a command */
+#define MONTU_MX_COUNTER_UNIT_CYCLES 2  /* the sum of the answered commands' cycle counts (their response's cycles: the instruction table's formulas) */
 #define MONTU_MX_COUNTER_FIRST_ERROR 3  /* number of the first command answered with an error since CLR (all ones: none) */
 #define MONTU_MX_COUNTER_ISSUED 4  /* CMD/CLR instructions that reached the issue port, squashed ones included (ISSUED - COMMITTED: how many never retired) */
 #define MONTU_MX_E_OK 0  /* answered; RD returns its data */

@@ -22,7 +22,9 @@ static inline uint64_t montu_soc_read(uintptr_t address) {
 /* Cycles since reset, counted by the SoC (the whole system's clock). */
 static inline uint64_t montu_soc_cycles(void) { return montu_soc_read(MONTU_SOC_CYCLES); }
 
-/* Cycles the Montu unit has been busy since reset (a command in it, its answer not yet taken). */
+/* The Montu unit's cycles since reset: the sum of the cycle counts of the commands it answered
+ * (each command's count from instructions.yaml; the unit also needs one cycle between a response
+ * and the next command, which this does not count). */
 static inline uint64_t montu_soc_unit_cycles(void) { return montu_soc_read(MONTU_SOC_UNIT_BUSY); }
 
 /* Print `words` little-endian 64-bit words as hex, most significant first, separated by spaces

@@ -5,13 +5,13 @@
 
 #include <stddef.h>
 
+#include "montu_internal.h"
+
 uint64_t montu_next;
 
 /* The driver's register roles (src/montu/driver.py). */
 enum { R_MOD = 0, R_X = 1, R_Y = 2, R_Z = 3, R_ACC0 = 4, R_ACC1 = 5, R_EXP = 6, R_ONE = 7 };
 enum { WINDOW = 4, TABLE = MONTU_NUM_REGS - (1 << WINDOW) };
-
-#define INSN(op, rd, ra, rb, f, imm) MONTU_INSN(op, rd, ra, rb, f, imm)
 
 uint64_t montu_wait(uint64_t number) {
   uint64_t status = montu_status_now(number);
@@ -47,7 +47,18 @@ void montu_read(unsigned reg, uint64_t *words, unsigned count) {
   }
 }
 
-static unsigned bit_length(const uint64_t *x, unsigned words) {
+uint64_t montu_run(const uint32_t *insns, unsigned count) {
+  /* the tight loop of the library: a load, mx.cmd, the pointer and the branch per command, so
+   * the CPU stays ahead of the unit even through runs of its shortest instructions */
+  for (const uint32_t *end = insns + count; insns != end; ++insns) {
+    __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_CMD) ", "
+                     MONTU_STR(MONTU_MX_FUNCT7) ", x0, %0, x0" : : "r"((uint64_t)*insns));
+  }
+  montu_next += count;
+  return montu_next - 1;
+}
+
+unsigned montu_bit_length(const uint64_t *x, unsigned words) {
   for (unsigned i = words; i-- > 0;) {
     if (x[i]) return 64 * i + 64 - (unsigned)__builtin_clzll(x[i]);
   }
@@ -55,14 +66,14 @@ static unsigned bit_length(const uint64_t *x, unsigned words) {
 }
 
 /* SETMMI, the modulus into R0, SETMOD. */
-static void load_modulus(const uint64_t *n, unsigned words) {
+void montu_load_modulus(const uint64_t *n, unsigned words) {
   montu_cmd(INSN(SETMMI, 0, 0, 0, 0, words), 0);
   montu_write(R_MOD, n, words);
   montu_cmd(INSN(SETMOD, 0, R_MOD, 0, 0, 0), 0);
 }
 
 /* reg = R^2 mod n (R = 2^L): the driver's _load_r2 (the steps depend on L and bits(n) only). */
-static void load_r2(unsigned reg, unsigned words, unsigned n_bits) {
+void montu_load_r2(unsigned reg, unsigned words, unsigned n_bits) {
   unsigned length = 64 * words;
   unsigned start = n_bits - 1 < length - 64 ? n_bits - 1 : length - 64;
   for (unsigned i = 0; i < words; ++i) {
@@ -81,11 +92,11 @@ int montu_mod_exp(uint64_t *r, const uint64_t *b, const uint64_t *e, const uint6
                   unsigned words) {
   if (r == NULL || b == NULL || e == NULL || n == NULL || words == 0 || words > MONTU_MAX_WORDS)
     return MONTU_ERR_ARGUMENT;
-  unsigned n_bits = bit_length(n, words);
+  unsigned n_bits = montu_bit_length(n, words);
   if (n_bits < 2) return MONTU_ERR_ARGUMENT;
   montu_clear();                                   /* errors from before are not this call's */
-  load_modulus(n, words);
-  load_r2(R_ACC1, words, n_bits);
+  montu_load_modulus(n, words);
+  montu_load_r2(R_ACC1, words, n_bits);
   montu_write(R_X, b, words);                      /* R_X = b·R mod n */
   montu_cmd(INSN(STARTMMI, R_X, R_X, R_ACC1, 0, 0), 0);
   montu_write(R_EXP, e, words);

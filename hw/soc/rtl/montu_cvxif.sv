@@ -7,7 +7,7 @@
 //   mx.rd   rd, rs1        rd = response data of command number rs1                  (read)
 //   mx.st   rd, rs1        rd = status of command number rs1: error, flags, cycles,  (read)
 //                          or PENDING while it is not answered
-//   mx.cnt  rd, rs1        rd = counter rs1 (committed, answered, unit busy cycles, first error)
+//   mx.cnt  rd, rs1        rd = counter rs1 (committed, answered, unit cycles, first error, issued)
 // Commands are numbered 0, 1, 2 ... in program order (mx.cmd and mx.clr alike); the firmware
 // counts them too, so it names the response it wants.
 //
@@ -90,7 +90,7 @@ module montu_cvxif
   logic [Fa:0]     count;
   logic [63:0]     committed_q, answered_q;
   logic            in_unit_q;       // a command is in the unit, its response not yet taken
-  logic [63:0]     busy_cycles_q;
+  logic [63:0]     busy_cycles_q;   // sum of the answered commands' cycle counts
   logic [63:0]     issued_q;        // side-effecting instructions seen at issue (squashed too)
 
   assign count = tail_q - head_q;
@@ -114,7 +114,8 @@ module montu_cvxif
 
   // the head goes to the unit (a command) or is done here (a clear, once the unit is idle)
   logic pop_cmd, pop_clear;
-  assign cmd_valid_o = count != '0 && !head.clear && !in_unit_q;
+  // back to back: the next command is offered in the cycle the unit's response is taken
+  assign cmd_valid_o = count != '0 && !head.clear && (!in_unit_q || rsp_valid_i);
   assign cmd_insn_o  = head.insn;
   assign cmd_data_o  = head.data;
   assign pop_cmd     = cmd_valid_o && cmd_ready_i;
@@ -234,7 +235,9 @@ module montu_cvxif
       if (pop_cmd || pop_clear) head_q <= head_q + 1'b1;
       if (pop_cmd) in_unit_q <= 1'b1;
       else if (rsp_valid_i) in_unit_q <= 1'b0;
-      if (in_unit_q) busy_cycles_q <= busy_cycles_q + 64'd1;
+      // the unit's own cycle count of every command it answers (its rsp_cycles: the ISA
+      // table's formulas), so the SoC's figure matches the simulator's
+      if (rsp_valid_i && in_unit_q) busy_cycles_q <= busy_cycles_q + 64'(rsp_cycles_i);
       if (arrive && accept && has_side_effect(funct3)) issued_q <= issued_q + 64'd1;
 
       if (answer) begin

@@ -6,7 +6,7 @@
 //   0x1000_0000  W  putc: bits [7:0] go to the simulator's standard output
 //   0x1000_0008  W  exit: bits [31:0] are the program's exit code; the simulation stops
 //   0x1000_0010  R  cycles since reset (the SoC clock)
-//   0x1000_0018  R  cycles the Montu unit was busy (a command accepted and not yet answered)
+//   0x1000_0018  R  the Montu unit's cycles: the sum of its answered commands' cycle counts
 //   0x1000_0020  R  unit commands answered
 // Anything else reads 0 and ignores writes, with an AXI SLVERR response.
 //

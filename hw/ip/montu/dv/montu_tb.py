@@ -266,6 +266,54 @@ async def mont_case(u: Unit, L: int, gf2m: int, x: int, y: int, n: int, *, rd=3,
 
 
 @cocotb.test()
+async def test_back_to_back(dut):
+    """cmd_valid_i and rsp_ready_i held high: the unit takes each next command at the edge that
+    takes the previous response, so a stream costs N + 1 cycles per command (N = the command's
+    cycle count), and every response is the simulator's."""
+    u = Unit(dut)
+    await u.start()
+    await u.setmmi(128)
+    n = random.Random(SEED + 7).getrandbits(128) | (1 << 127) | 1
+    words = 128 // WORD
+    stream = [(encode("WMMI", rd=1), (n >> (WORD * i)) & ((1 << WORD) - 1)) for i in range(words)]
+    stream += [(encode("SETMOD", ra=1), 0), (encode("NOP"), 0), (encode("LDONE", rd=2), 0),
+               (encode("STARTMMI", rd=3, ra=2, rb=2), 0), (encode("MADD", rd=4, ra=3, rb=3), 0),
+               (encode("RMMI", ra=4), 0), (encode("NOP"), 0)]
+    expected = [u.sim.execute(insn, data) for insn, data in stream]
+    responses: list[Response] = []
+    edges = 0
+
+    async def drive() -> None:
+        for insn, data in stream:
+            dut.cmd_insn_i.value = insn
+            dut.cmd_data_i.value = data
+            dut.cmd_valid_i.value = 1
+            while True:
+                await ReadOnly()
+                ready = int(dut.cmd_ready_o.value)
+                await RisingEdge(dut.clk_i)
+                if ready:
+                    break
+        dut.cmd_valid_i.value = 0
+
+    dut.rsp_ready_i.value = 1
+    driver = cocotb.start_soon(drive())
+    while len(responses) < len(stream):
+        await ReadOnly()
+        if int(dut.rsp_valid_o.value):
+            assert int(dut.cmd_ready_o.value) == 1, "cmd_ready_o low in a response cycle with rsp_ready_i"
+            responses.append(Response(err=int(dut.rsp_err_o.value), flags=int(dut.rsp_flags_o.value),
+                                      data=int(dut.rsp_data_o.value), cycles=int(dut.rsp_cycles_o.value)))
+        await RisingEdge(dut.clk_i)
+        edges += 1
+        assert edges <= 50 * len(stream) + 1000, "the stream stalled"
+    await driver
+    assert responses == expected
+    # the first accept is the first edge; then N + 1 edges per command
+    assert edges == 1 + sum(r.cycles + 1 for r in expected)
+
+
+@cocotb.test()
 async def test_startmmi(dut):
     """Montgomery multiplication: every length, both fields, edge operands and moduli."""
     u = Unit(dut)
@@ -768,7 +816,8 @@ async def _exchange(dut, insn: int, data: int) -> Response:
     dut.cmd_data_i.value = data
     dut.cmd_valid_i.value = 1
     await RisingEdge(dut.clk_i)                 # accept edge
-    await ReadOnly()
+    dut.cmd_valid_i.value = 0                   # one command (the unit may take the next one
+    await ReadOnly()                            # in its response cycle: back to back)
     t0 = int(dut.cycle_count_o.value)
     assert int(dut.cmd_ready_o.value) == 0 and int(dut.busy_o.value) == 1
     if int(dut.rsp_valid_o.value) == 0:
@@ -781,9 +830,9 @@ async def _exchange(dut, insn: int, data: int) -> Response:
                    data=int(dut.rsp_data_o.value), cycles=int(dut.rsp_cycles_o.value))
     assert rsp.cycles == n, f"rsp_cycles_o {rsp.cycles} but rsp_valid after {n} edges"
     assert int(dut.done_o.value) == 1 and int(dut.err_o.value) == rsp.err
-    assert int(dut.busy_o.value) == 0 and int(dut.cmd_ready_o.value) == 0
+    # rsp_ready_i is held 1: the unit would take a next command at the handshake edge
+    assert int(dut.busy_o.value) == 0 and int(dut.cmd_ready_o.value) == 1
     await RisingEdge(dut.clk_i)                 # response handshake
-    dut.cmd_valid_i.value = 0
     return rsp
 
 

@@ -8,7 +8,9 @@
 // Command/response interface: one command (32-bit instruction + one data word) is accepted at
 // the clock edge where cmd_valid_i && cmd_ready_o; exactly one response {err, flags, data,
 // cycles} follows, rsp_valid_o rising N clock edges later (N = the cycle formula of
-// src/montu/isa/instructions.yaml, or error_cycles) and holding until rsp_ready_i.
+// src/montu/isa/instructions.yaml, or error_cycles) and holding until rsp_ready_i. The next
+// command may be accepted at the edge that takes the response (cmd_ready_o follows rsp_ready_i
+// then), so a host that keeps both ready streams one command per N + 1 cycles.
 //
 // Datapath: a word-addressed register file (NumRegs x MaxWords words of Word bits, 3 read
 // ports + 1 write port, block RAM), a scratch memory T, the Montgomery engine (montu_mont: two
@@ -659,6 +661,12 @@ module montu_top
         if (rsp_ready_i) begin
           rsp_valid_d = 1'b0;
           state_d     = StIdle;
+          if (cmd_valid_i) begin   // back to back: the next command in the response's cycle
+            cyc_d   = '0;
+            insn_d  = cmd_insn_i;
+            data_d  = cmd_data_i;
+            state_d = StDec;
+          end
         end
       end
 
@@ -738,7 +746,7 @@ module montu_top
   // ---------------------------------------------------------------------------------------
   // Outputs
   // ---------------------------------------------------------------------------------------
-  assign cmd_ready_o   = (state_q == StIdle);
+  assign cmd_ready_o   = (state_q == StIdle) || (state_q == StResp && rsp_ready_i);
   assign rsp_err_o     = rsp_err_q;
   assign rsp_cycles_o  = rsp_cycles_q;
   assign done_o        = rsp_valid_q;

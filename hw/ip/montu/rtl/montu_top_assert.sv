@@ -41,12 +41,13 @@ module montu_top_assert #(
     end
   end
 
-  // 1. one response per accepted command; no command accepted while one is outstanding
+  // 1. one response per accepted command; no command accepted while one is outstanding, except
+  //    at the edge that takes its response (back to back)
   OneResponsePerCommand: assert property (@(posedge clk_i) disable iff (!rst_ni)
       rsp_valid_i |-> outstanding_q)
     else $error("montu_top: a response without an outstanding command");
   NoCommandWhileBusy: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (cmd_valid_i && cmd_ready_i) |-> !outstanding_q)
+      (cmd_valid_i && cmd_ready_i) |-> (!outstanding_q || (rsp_valid_i && rsp_ready_i)))
     else $error("montu_top: a command was accepted while one was outstanding");
 
   // 2. a valid response holds until it is taken
