@@ -29,6 +29,9 @@ def soc_section(soc: dict[str, Any] | None, table) -> str:
                      f"{paper[1]:,} ({paper[0]})" if paper else "—"])
     out.append(table(["operation", "samples", "system cycles", "unit cycles", "CPU overhead",
                       "target", "met", "bie2021 (cycles)"], rows))
+    notes = [f"- {r['op']} {r['bits']}: {r['note']}" for r in soc["rows"] if r.get("note")]
+    if notes:
+        out += ["", *notes]
     measured = {(r["op"], r["bits"]) for r in soc["rows"]}
     missing = [f"{op} ({paper[0]})" for (op, bits), paper in PAPER_CYCLES.items() if (op, bits) not in measured]
     if missing:
