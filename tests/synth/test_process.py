@@ -58,7 +58,8 @@ def test_sigterm_to_the_caller_kills_the_grandchild_and_exits_143(tmp_path: Path
     grandchild = int(pid_file.read_text())
     os.kill(proc.pid, signal.SIGTERM)
     assert proc.wait(timeout=30) == 128 + signal.SIGTERM
-    for _ in range(300)   # up to 30 s: a loaded 2-core machine (the full suite) is slow to reap:
+    # up to 30 s: on a loaded 2-core machine (the full suite) the reaping can take a while
+    for _ in range(300):
         if not _alive(grandchild):
             break
         time.sleep(0.1)
