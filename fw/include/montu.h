@@ -30,47 +30,39 @@
 /* Number of the next command (commands are numbered in program order from reset). */
 extern uint64_t montu_next;
 
+/* The assembler text of one custom instruction: `.insn r CUSTOM_2, funct3, funct7, rd, rs1, rs2`
+ * (operands as asm operand strings such as "%0" or "x0"). */
+#define MONTU_MX_ASM(funct3, rd, rs1, rs2)                                                       \
+  ".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(funct3) ", " MONTU_STR(MONTU_MX_FUNCT7) \
+  ", " rd ", " rs1 ", " rs2
+
 /* mx.cmd: send one instruction word with its data word; returns the command's number. The
  * command reaches the unit when this instruction retires, never on a mispredicted path. */
 static inline uint64_t montu_cmd(uint32_t insn, uint64_t data) {
-  __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_CMD) ", "
-                   MONTU_STR(MONTU_MX_FUNCT7) ", x0, %0, %1"
+  __asm__ volatile(MONTU_MX_ASM(MONTU_MX_CMD, "x0", "%0", "%1")
                    : : "r"((uint64_t)insn), "r"(data) : "memory");
   return montu_next++;
 }
 
+/* The adapter's reads: rd = mx.<funct3>(rs1), answered at once. */
+#define MONTU_MX_READ(funct3, arg)                                                  \
+  uint64_t value;                                                                   \
+  __asm__ volatile(MONTU_MX_ASM(funct3, "%0", "%1", "x0") : "=r"(value) : "r"(arg) : "memory"); \
+  return value
+
 /* mx.rd: the response data of command `number` as it is now (0 unless answered). */
-static inline uint64_t montu_data_now(uint64_t number) {
-  uint64_t value;
-  __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_RD) ", "
-                   MONTU_STR(MONTU_MX_FUNCT7) ", %0, %1, x0"
-                   : "=r"(value) : "r"(number) : "memory");
-  return value;
-}
+static inline uint64_t montu_data_now(uint64_t number) { MONTU_MX_READ(MONTU_MX_RD, number); }
 
 /* mx.st: the status word of command `number` as it is now; MONTU_STATUS_* take it apart
  * (MONTU_STATUS_ADAPTER_ERR is MONTU_MX_E_PENDING until the command is answered). */
-static inline uint64_t montu_status_now(uint64_t number) {
-  uint64_t value;
-  __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_ST) ", "
-                   MONTU_STR(MONTU_MX_FUNCT7) ", %0, %1, x0"
-                   : "=r"(value) : "r"(number) : "memory");
-  return value;
-}
+static inline uint64_t montu_status_now(uint64_t number) { MONTU_MX_READ(MONTU_MX_ST, number); }
 
 /* mx.cnt: one of the adapter's counters (MONTU_MX_COUNTER_*). */
-static inline uint64_t montu_counter(uint64_t which) {
-  uint64_t value;
-  __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_CNT) ", "
-                   MONTU_STR(MONTU_MX_FUNCT7) ", %0, %1, x0"
-                   : "=r"(value) : "r"(which) : "memory");
-  return value;
-}
+static inline uint64_t montu_counter(uint64_t which) { MONTU_MX_READ(MONTU_MX_CNT, which); }
 
 /* mx.clr: clear the sticky error after every earlier command; returns the command's number. */
 static inline uint64_t montu_clear(void) {
-  __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_CLR) ", "
-                   MONTU_STR(MONTU_MX_FUNCT7) ", x0, x0, x0" : : : "memory");
+  __asm__ volatile(MONTU_MX_ASM(MONTU_MX_CLR, "x0", "x0", "x0") : : : "memory");
   return montu_next++;
 }
 

@@ -51,8 +51,7 @@ uint64_t montu_run(const uint32_t *insns, unsigned count) {
   /* the tight loop of the library: a load, mx.cmd, the pointer and the branch per command, so
    * the CPU stays ahead of the unit even through runs of its shortest instructions */
   for (const uint32_t *end = insns + count; insns != end; ++insns) {
-    __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_CMD) ", "
-                     MONTU_STR(MONTU_MX_FUNCT7) ", x0, %0, x0" : : "r"((uint64_t)*insns));
+    __asm__ volatile(MONTU_MX_ASM(MONTU_MX_CMD, "x0", "%0", "x0") : : "r"((uint64_t)*insns));
   }
   montu_next += count;
   return montu_next - 1;

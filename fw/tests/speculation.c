@@ -8,7 +8,7 @@
 #include "montu.h"
 
 #define NOP_INSN MONTU_INSN(NOP, 0, 0, 0, 0, 0)
-#define MX_CMD ".insn r " MONTU_STR(MONTU_MX_OPCODE) ", " MONTU_STR(MONTU_MX_CMD) ", 0, x0, %[insn], x0\n"
+#define MX_CMD MONTU_MX_ASM(MONTU_MX_CMD, "x0", "%[insn]", "x0") "\n"
 
 /* A trap handler that skips the trapping instruction (4 bytes) and records mcause. */
 volatile uint64_t trap_cause, traps;
@@ -92,7 +92,7 @@ int main(void) {
 
   /* 4. An undefined funct3 is an illegal instruction (trap), not a command. */
   traps = 0;
-  __asm__ volatile(".insn r " MONTU_STR(MONTU_MX_OPCODE) ", 7, 0, x0, x0, x0\n" : : : "t5", "t6", "memory");
+  __asm__ volatile(MONTU_MX_ASM(7, "x0", "x0", "x0") : : : "t5", "t6", "memory");
   check("undefined mx funct3", 0);
   if (traps != 1 || trap_cause != 2) {
     printf("expected one illegal-instruction trap, saw %llu (cause %llu): FAIL\n",

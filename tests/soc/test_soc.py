@@ -11,10 +11,11 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from montu.benchmarks.soc import p256_times_generator
+from montu.ec.curves import get_curve
 from montu.paths import repo_root
 from montu.soc import run as soc_run
 from montu.soc.vectors import c_array, parse_words
@@ -66,14 +67,12 @@ int main(void) {{
 _LINE = re.compile(r"(\w+) err=(-?\d+) system=(\d+) unit=(\d+) r=([0-9a-f ]+)")
 
 
-def _run_source(tmp_path: Path, name: str, source: str, max_cycles: int = 20_000_000) -> soc_run.SocRun:
-    path = tmp_path / name
-    path.write_text(source)
-    return soc_run.run_c([path], max_cycles=max_cycles)
+def _run_source(name: str, source: str, max_cycles: int = 20_000_000) -> soc_run.SocRun:
+    return soc_run.run_source(name, source, max_cycles=max_cycles)
 
 
 @pytest.mark.parametrize("bits", [256, 1024])
-def test_mod_exp_matches_python_constant_time_and_recovers_from_errors(tmp_path, bits):
+def test_mod_exp_matches_python_constant_time_and_recovers_from_errors(bits):
     rng = random.Random(f"soc-modexp-{bits}")
     words = bits // 64
     n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
@@ -83,7 +82,7 @@ def test_mod_exp_matches_python_constant_time_and_recovers_from_errors(tmp_path,
     source = MODEXP_PROGRAM.format(words=words, arrays="".join([
         c_array("N", n, words), c_array("B", b, words), c_array("E1", dense, words),
         c_array("E2", sparse, words), c_array("EVEN", n - 1, words)]))
-    result = _run_source(tmp_path, f"modexp_{bits}.c", source)
+    result = _run_source(f"modexp_{bits}.c", source)
     assert result.exit_code == 0
     calls = {m.group(1): (int(m.group(2)), int(m.group(3)), int(m.group(4)), parse_words(m.group(5)))
              for m in _LINE.finditer(result.output)}
@@ -140,9 +139,9 @@ def test_soc_run_cli_errors_are_one_line(tmp_path, content, message):
     assert len(lines) == 1 and lines[0].startswith("montu: error:") and message in lines[0]
 
 
-def test_a_program_that_does_not_exit_is_reported(tmp_path):
+def test_a_program_that_does_not_exit_is_reported():
     with pytest.raises(soc_run.SocRunError, match="did not exit"):
-        _run_source(tmp_path, "spin.c", "int main(void) { for (;;) {} }\n", max_cycles=20_000)
+        _run_source("spin.c", "int main(void) { for (;;) {} }\n", max_cycles=20_000)
 
 
 def test_soc_rtl_is_lint_clean():
@@ -151,7 +150,7 @@ def test_soc_rtl_is_lint_clean():
     assert lint_warnings() == []
 
 
-P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+P256_N = get_curve("P-256").n
 
 P256_PROGRAM = """\
 #include <stdio.h>
@@ -194,29 +193,22 @@ _ROUND = re.compile(r"round (\d+) system=(\d+) unit=(\d+)")
 _EC_LINE = re.compile(r"(\w+) err=(-?\d+) x=([0-9a-f ]+) y=([0-9a-f ]+)")
 
 
-def _p256_times_generator(k: int) -> tuple[int, int]:
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    numbers = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
-    return numbers.x, numbers.y
-
-
-def test_p256_scalar_mult_matches_openssl_in_constant_time(tmp_path):
+def test_p256_scalar_mult_matches_openssl_in_constant_time():
     """The firmware runs the Python stack's own window programs (generated tables): k·P checked
     against cryptography (OpenSSL), the unit's cycles equal for every k, bad inputs refused."""
     rng = random.Random("soc-p256")
     a, k1, k2 = (rng.randrange(2, P256_N) for _ in range(3))
-    px, py = _p256_times_generator(a)
+    px, py = p256_times_generator(a)
     source = P256_PROGRAM.format(arrays="".join([
         c_array("K1", k1, 4), c_array("K2", k2, 4), c_array("PX", px, 4), c_array("PY", py, 4),
         c_array("BADY", py ^ 1, 4), c_array("ZERO", 0, 4), c_array("NN", P256_N, 4)]))
-    result = _run_source(tmp_path, "p256.c", source, max_cycles=50_000_000)
+    result = _run_source("p256.c", source, max_cycles=50_000_000)
     assert result.exit_code == 0
     calls = {m.group(1): (int(m.group(2)), (parse_words(m.group(3)), parse_words(m.group(4))))
              for m in _EC_LINE.finditer(result.output)}
     assert len(calls) == 6
     for name, k in (("k1", k1), ("k2", k2), ("after_errors", k2)):
-        assert calls[name] == (0, _p256_times_generator(k * a % P256_N)), name
+        assert calls[name] == (0, p256_times_generator(k * a % P256_N)), name
     assert calls["off_curve"] == (18, (0, 0))                          # MONTU_ERR_POINT
     assert calls["k_zero"][0] == 16 and calls["k_n"][0] == 16          # MONTU_ERR_ARGUMENT
     rounds = [(int(m.group(2)), int(m.group(3))) for m in _ROUND.finditer(result.output)]

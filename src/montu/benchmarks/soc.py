@@ -12,12 +12,12 @@ from __future__ import annotations
 import platform
 import random
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from montu.benchmarks import results_path, write_results
+from montu.ec.curves import get_curve
 from montu.errors import MontuError
 from montu.soc import run as soc_run
 from montu.soc.vectors import c_table, parse_words
@@ -26,7 +26,7 @@ SEED = "montu-bench-soc"
 # issue #22's system-cycle targets
 TARGETS = {("modexp", 1024): 385_000, ("scalar_mult P-256", 256): 105_000}
 P256_SAMPLES = 3
-P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+P256_N = get_curve("P-256").n
 OVERHEAD_TARGET = 0.05
 MODEXP_SAMPLES = {1024: 4, 2048: 1}
 
@@ -84,7 +84,8 @@ int main(void) {{
 _P256_LINE = re.compile(r"mul (\d+) err=(-?\d+) system=(\d+) unit=(\d+) x=([0-9a-f ]+) y=([0-9a-f ]+)")
 
 
-def _p256_times_generator(k: int) -> tuple[int, int]:
+def p256_times_generator(k: int) -> tuple[int, int]:
+    """k·G on P-256 by OpenSSL (cryptography): the reference the firmware is checked against."""
     from cryptography.hazmat.primitives.asymmetric import ec
 
     numbers = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
@@ -112,10 +113,7 @@ def modexp_row(bits: int, samples: int, rng: random.Random,
     exponents = [rng.getrandbits(bits) | (1 << (bits - 1)) for _ in range(samples)]
     source = MODEXP_PROGRAM.format(words=words, count=samples, tables="".join(
         [c_table("N", moduli, words), c_table("B", bases, words), c_table("E", exponents, words)]))
-    with tempfile.TemporaryDirectory(prefix="montu-bench-soc-") as tmp:
-        path = Path(tmp) / f"bench_modexp_{bits}.c"
-        path.write_text(source)
-        result = soc_run.run_c([path], progress=progress)
+    result = soc_run.run_source(f"bench_modexp_{bits}.c", source, progress=progress)
     if result.exit_code != 0:
         raise MontuError(f"the modexp benchmark firmware exited with {result.exit_code}")
     system, unit = [], []
@@ -144,18 +142,15 @@ def p256_row(samples: int, rng: random.Random,
     row is the mean of the others."""
     bases = [rng.randrange(2, P256_N) for _ in range(samples)]
     scalars = [rng.randrange(1, P256_N) for _ in range(samples)]
-    points = [_p256_times_generator(a) for a in bases]
+    points = [p256_times_generator(a) for a in bases]
     source = P256_PROGRAM.format(count=samples, tables="".join([
         c_table("K", scalars, 4), c_table("PX", [p[0] for p in points], 4),
         c_table("PY", [p[1] for p in points], 4)]))
-    with tempfile.TemporaryDirectory(prefix="montu-bench-soc-") as tmp:
-        path = Path(tmp) / "bench_p256.c"
-        path.write_text(source)
-        result = soc_run.run_c([path], progress=progress)
+    result = soc_run.run_source("bench_p256.c", source, progress=progress)
     system, unit = [], []
     for match in _P256_LINE.finditer(result.output):
         i, err = int(match.group(1)), int(match.group(2))
-        want = _p256_times_generator(scalars[i] * bases[i] % P256_N)
+        want = p256_times_generator(scalars[i] * bases[i] % P256_N)
         if err != 0 or (parse_words(match.group(5)), parse_words(match.group(6))) != want:
             raise MontuError(f"montu_ec_p256_mul failed on sample {i} (error {err})")
         system.append(int(match.group(3)))

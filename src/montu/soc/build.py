@@ -10,10 +10,9 @@ Building takes about a minute and a half on two cores (CVA6 is most of it).
 
 from __future__ import annotations
 
-import fcntl
+import functools
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import time
@@ -23,9 +22,9 @@ from pathlib import Path
 
 from montu import hw
 from montu.backends.verilator.build import (MAKE_FLAGS, _tool_version, _verilator_version,
-                                            cache_root as rtl_cache_root, find_verilator)
+                                            cache_root as rtl_cache_root, cached_build,
+                                            find_verilator)
 from montu.errors import MontuError
-from montu.paths import hw_root
 from montu.soc import cva6
 
 SOC_CORE = "montu:soc:montu_soc"
@@ -114,77 +113,68 @@ def _key(config: SocConfig, files: list[Path], includes: list[Path], defines: tu
     return digest.hexdigest()[:24]
 
 
+@functools.cache
+def _tool_versions(verilator: str, cxx: str) -> str:
+    """Verilator's and the C++ compiler's versions (part of the key), asked once per process:
+    every program run checks the cache."""
+    _, env = find_verilator()
+    return (_verilator_version(Path(verilator), env) + "\n"
+            + _tool_version([cxx, "--version"]).splitlines()[0])
+
+
 def build(config: SocConfig = SocConfig(), *, jobs: int = 2, force: bool = False,
           progress: Callable[[str], None] | None = None) -> SocBuild:
     """The SoC executable for `config`, built if the cache does not have it."""
     start = time.monotonic()
     files, includes, defines = source_files()
     verilator, env = find_verilator()
-    cxx = env.get("CXX", "g++")
-    tools = _verilator_version(verilator, env) + "\n" + _tool_version([cxx, "--version"]).splitlines()[0]
+    tools = _tool_versions(str(verilator), env.get("CXX", "g++"))
     key = _key(config, files, includes, defines, tools)
     root = cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    final = root / key
-    executable = final / EXECUTABLE
-    if executable.is_file() and not force:
-        return SocBuild(executable, key, False, time.monotonic() - start)
-    with open(root / f"{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if executable.is_file() and not force:
-            return SocBuild(executable, key, False, time.monotonic() - start)
+
+    def make(staging: Path) -> None:
         if progress:
-            progress("building the SoC model (CVA6 + Montu, Verilator; about 2 minutes, once)")
-        staging = root / f"{key}.tmp-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir()
-        try:
-            command = [
-                str(verilator), *VERILATOR_FLAGS, "-j", str(jobs),
-                "--top-module", TOP_MODULE, "--Mdir", str(staging / "obj"), "-o", f"../{EXECUTABLE}",
-                *[f"-G{name}={value}" for name, value in config.generics.items()],
-                *[f"+define+{d}" for d in defines],
-                *[f"+incdir+{d}" for d in includes],
-                "-CFLAGS", "-O2",
-                *[str(p) for p in files], str(harness_file()),
-            ]
-            make_env = {**env, "MAKEFLAGS": MAKE_FLAGS}
-            log_path = staging / "build.log"
-            with open(log_path, "w") as log:
-                log.write("$ " + " ".join(command) + "\n")
-                log.flush()
-                done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, env=make_env,
-                                      cwd=staging)
-            if done.returncode != 0 or not (staging / EXECUTABLE).is_file():
-                shutil.copy(log_path, root / f"{key}.failed.log")
-                tail = "\n".join([line for line in log_path.read_text(errors="replace").splitlines()
-                                 if not line.startswith("$ ")][-30:])
-                raise SocBuildError(f"building the SoC model failed (exit status {done.returncode}):\n"
-                                    f"{tail}\n(full log: {root / (key + '.failed.log')})")
-            shutil.rmtree(staging / "obj", ignore_errors=True)
-            (staging / "config.json").write_text(json.dumps(
-                {"config": asdict(config), "cva6": cva6.sources().version,
-                 "seconds": round(time.monotonic() - start, 1)}, indent=2) + "\n")
-            if final.exists():
-                shutil.rmtree(final)
-            os.rename(staging, final)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-    return SocBuild(executable, key, True, time.monotonic() - start)
+            progress("building the SoC model (CVA6 + Montu, Verilator; about a minute, once)")
+        command = [
+            str(verilator), *VERILATOR_FLAGS, "-j", str(jobs),
+            "--top-module", TOP_MODULE, "--Mdir", str(staging / "obj"), "-o", f"../{EXECUTABLE}",
+            *[f"-G{name}={value}" for name, value in config.generics.items()],
+            *[f"+define+{d}" for d in defines],
+            *[f"+incdir+{d}" for d in includes],
+            "-CFLAGS", "-O2",
+            *[str(p) for p in files], str(harness_file()),
+        ]
+        log_path = staging / "build.log"
+        with open(log_path, "w") as log:
+            log.write("$ " + " ".join(command) + "\n")
+            log.flush()
+            done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT,
+                                  env={**env, "MAKEFLAGS": MAKE_FLAGS}, cwd=staging)
+        if done.returncode != 0 or not (staging / EXECUTABLE).is_file():
+            shutil.copy(log_path, root / f"{key}.failed.log")
+            tail = "\n".join([line for line in log_path.read_text(errors="replace").splitlines()
+                              if not line.startswith("$ ")][-30:])
+            raise SocBuildError(f"building the SoC model failed (exit status {done.returncode}):\n"
+                                f"{tail}\n(full log: {root / (key + '.failed.log')})")
+        shutil.rmtree(staging / "obj", ignore_errors=True)
+        (staging / "config.json").write_text(json.dumps(
+            {"config": asdict(config), "cva6": cva6.sources().version,
+             "seconds": round(time.monotonic() - start, 1)}, indent=2) + "\n")
 
-
-LINT_WAIVERS = ("ip/montu/lint/montu_lint.vlt", "soc/lint/soc_lint.vlt")
+    executable, built = cached_build(root, key, EXECUTABLE, make, force=force)
+    return SocBuild(executable, key, built, time.monotonic() - start)
 
 
 def lint_warnings() -> list[str]:
     """`verilator --lint-only -Wall` of the SoC: the warnings in Montu's own files (CVA6's, from
-    the pip package, are third-party code and not listed)."""
+    the pip package, are third-party code and not listed). The waiver files are the lint targets'
+    of the unit's core and the SoC's."""
     files, includes, defines = source_files()
     verilator, env = find_verilator()
-    waivers = [str(hw_root() / w) for w in LINT_WAIVERS]
+    waivers = [*hw.waivers(hw.UNIT_CORE), *hw.waivers(SOC_CORE)]
     command = [str(verilator), "--lint-only", "-Wall", "-Wno-fatal", "--top-module", TOP_MODULE,
-               *waivers, *[f"+define+{d}" for d in defines], *[f"+incdir+{d}" for d in includes],
-               *map(str, files)]
+               *map(str, waivers), *[f"+define+{d}" for d in defines],
+               *[f"+incdir+{d}" for d in includes], *map(str, files)]
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     root = str(cva6.package_root()[0])
     return [line for line in (done.stdout + done.stderr).splitlines()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from montu.ec import comb, prime, window
 from montu.ec.curves import get_curve

@@ -74,3 +74,12 @@ def run_elf(elf: Path, *, max_cycles: int = DEFAULT_MAX_CYCLES,
 
 def run_c(sources: Sequence[Path], **kwargs) -> SocRun:
     return run_elf(compile_c(sources), **kwargs)
+
+
+def run_source(name: str, source: str, **kwargs) -> SocRun:
+    """Compile the C text `source` (saved as `name`, the ELF's name) and run it (run_elf's
+    keyword arguments)."""
+    with tempfile.TemporaryDirectory(prefix="montu-soc-src-") as tmp:
+        path = Path(tmp) / name
+        path.write_text(source)
+        return run_c([path], **kwargs)

@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -203,6 +204,34 @@ class BuildResult:
     seconds: float    # time spent here (build, or waiting for the lock and loading)
 
 
+def cached_build(root: Path, key: str, artifact: str, make: Callable[[Path], None], *,
+                 force: bool = False) -> tuple[Path, bool]:
+    """(root/key/artifact, built now?): made if the cache does not have it, by `make(staging)`
+    in a staging directory that is renamed to root/key when it returns. A file lock makes one
+    process build a key while the others wait, then take what it built. The RTL libraries and
+    the SoC model (montu.soc.build) are cached this way."""
+    root.mkdir(parents=True, exist_ok=True)
+    final = root / key
+    target = final / artifact
+    if target.is_file() and not force:
+        return target, False
+    with open(root / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
+        if target.is_file() and not force:  # another process built it while we waited
+            return target, False
+        staging = root / f"{key}.tmp-{os.getpid()}"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
+        try:
+            make(staging)
+            if final.exists():
+                shutil.rmtree(final)
+            os.rename(staging, final)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return target, True
+
+
 def build(config: RtlConfig, *, jobs: int = 2, force: bool = False) -> BuildResult:
     """Path of the shared library for `config`, building it if the cache does not have it."""
     start = time.monotonic()
@@ -214,38 +243,23 @@ def build(config: RtlConfig, *, jobs: int = 2, force: bool = False) -> BuildResu
     cxx_version = _tool_version([cxx, "--version"]).splitlines()[0]
     key = cache_key(config, snapshot, verilator_version, cxx_version)
     root = cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    final = root / key
-    library = final / LIBRARY_NAME
-    if library.is_file() and not force:
-        return BuildResult(library, key, False, time.monotonic() - start)
 
-    with open(root / f"{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
-        if library.is_file() and not force:  # another process built it while we waited
-            return BuildResult(library, key, False, time.monotonic() - start)
-        staging = root / f"{key}.tmp-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir()
+    def make(staging: Path) -> None:
         try:
-            try:
-                _run_verilator(config, verilator, env, snapshot, directory, staging, jobs,
-                               f"{verilator_version}\n{cxx_version}")
-            except RtlBuildError:
-                if (staging / "build.log").is_file():  # keep the full log of a failed build
-                    shutil.copy(staging / "build.log", root / f"{key}.failed.log")
-                raise
-            (staging / "config.json").write_text(json.dumps(
-                {"config": asdict(config), "rtl_dir": str(directory),
-                 "sources": sorted(snapshot), "seconds": round(time.monotonic() - start, 1)},
-                indent=2) + "\n")
-            shutil.rmtree(staging / "obj", ignore_errors=True)  # objects are not needed any more
-            if final.exists():
-                shutil.rmtree(final)
-            os.rename(staging, final)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-    return BuildResult(library, key, True, time.monotonic() - start)
+            _run_verilator(config, verilator, env, snapshot, directory, staging, jobs,
+                           f"{verilator_version}\n{cxx_version}")
+        except RtlBuildError:
+            if (staging / "build.log").is_file():  # keep the full log of a failed build
+                shutil.copy(staging / "build.log", root / f"{key}.failed.log")
+            raise
+        (staging / "config.json").write_text(json.dumps(
+            {"config": asdict(config), "rtl_dir": str(directory),
+             "sources": sorted(snapshot), "seconds": round(time.monotonic() - start, 1)},
+            indent=2) + "\n")
+        shutil.rmtree(staging / "obj", ignore_errors=True)  # objects are not needed any more
+
+    library, built = cached_build(root, key, LIBRARY_NAME, make, force=force)
+    return BuildResult(library, key, built, time.monotonic() - start)
 
 
 def _run_verilator(config: RtlConfig, verilator: Path, env: dict[str, str], snapshot: dict[str, bytes],
