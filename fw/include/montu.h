@@ -19,10 +19,7 @@
 /* Library errors (above the unit's 4-bit codes). */
 #define MONTU_ERR_ARGUMENT 16     /* a length or pointer argument is out of range */
 #define MONTU_ERR_ADAPTER 17      /* the CV-X-IF adapter could not answer a read */
-#define MONTU_ERR_POINT 18        /* a point is not on the curve (or a coordinate is not < p) */
-#define MONTU_ERR_EXCEPTIONAL 19  /* the window met an exceptional addition (a negligible set of
-                                     scalars; the Python stack then takes the co-Z ladder, which
-                                     the firmware does not have yet) */
+/* 18, 19 and 32 .. 39: the EC library's (montu_ec.h) */
 
 #define MONTU_STR_(x) #x
 #define MONTU_STR(x) MONTU_STR_(x)
@@ -89,17 +86,8 @@ void montu_read(unsigned reg, uint64_t *words, unsigned count);
 int montu_mod_exp(uint64_t *r, const uint64_t *b, const uint64_t *e, const uint64_t *n,
                   unsigned words);
 
-/* P-256 (fw/lib/ec.c; the unit programs are the Python stack's, generated into
- * montu_ec_programs.h). Coordinates and scalars are 4 little-endian words. */
-
-/* 0 if (x, y) is on P-256 with x, y < p, else MONTU_ERR_POINT (or the unit's error). */
-int montu_ec_p256_on_curve(const uint64_t x[4], const uint64_t y[4]);
-
-/* (rx, ry) = k·(px, py) for 1 <= k < n and a point on the curve (checked), by the signed fixed
- * window with the unit's SHLX/MMX table selection: the same commands and unit cycles for every
- * k. Returns 0, MONTU_ERR_ARGUMENT (k out of range), MONTU_ERR_POINT, MONTU_ERR_EXCEPTIONAL or
- * the unit's error; the outputs are zero unless it returns 0. */
-int montu_ec_p256_mul(uint64_t rx[4], uint64_t ry[4], const uint64_t k[4], const uint64_t px[4],
-                      const uint64_t py[4]);
+/* The EC library (k·P, validation, ECDSA, ECDH on P-256 and sect283k1): montu_ec.h, included
+ * here so that every program that includes montu.h has it. */
+#include "montu_ec.h"
 
 #endif
