@@ -23,10 +23,31 @@ def register(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--cycles", action="store_true",
                      help="print the program's SoC cycle count to stderr at the end")
     run.set_defaults(func=_run)
+    demo = actions.add_parser(
+        "demo", help="the firmware demo on the SoC: RSA-1024 keygen, sign, verify, encrypt, "
+                     "decrypt; ECDSA and ECDH on P-256 and sect283k1; every result checked "
+                     "with the openssl CLI; per step the SoC cycles and the unit's share")
+    demo.add_argument("--seed", metavar="TEXT",
+                      help="derive the firmware's entropy from TEXT (a repeatable run) instead "
+                           "of os.urandom")
+    demo.add_argument("--max-cycles", type=positive_integer, default=400_000_000,
+                      help="stop after this many SoC cycles (default 400,000,000)")
+    demo.set_defaults(func=_demo)
 
 
 def _progress(message: str) -> None:
     print(f"montu: {message}", file=sys.stderr, flush=True)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from montu.soc import demo
+
+    source = "derived from --seed" if args.seed is not None else "48 bytes of os.urandom"
+    print("montu soc demo: RSA and ECC in RISC-V firmware on CVA6 + Montu (CV-X-IF), RTL simulated "
+          f"by Verilator; entropy {source}", flush=True)
+    demo.run(seed=args.seed, max_cycles=args.max_cycles, progress=_progress,
+             out=lambda line: print(line, flush=True))
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
