@@ -111,7 +111,7 @@ int montu_ec_p256_mul_public(uint64_t rx[4], uint64_t ry[4], const uint64_t u[4]
 int montu_ec_p256_add(uint64_t rx[4], uint64_t ry[4], const uint64_t px[4], const uint64_t py[4],
                       const uint64_t qx[4], const uint64_t qy[4]);
 
-/* Whether x(k·G) is one of the `count` public candidates (1 .. MONTU_EC_COMB_CANDIDATES), k·G
+/* Whether x(k·G) is one of the `count` public candidates (1 or 2: x < p), k·G
  * computed by the comb from the random projective start Z = z in [1, p): 0 yes,
  * MONTU_ERR_EC_SIGNATURE no (montu.ec.comb.generator_x_is_one_of). Constant time in k. */
 int montu_ec_p256_generator_x_is(const uint64_t k[4], const uint64_t candidates[][4], unsigned count,
@@ -142,7 +142,7 @@ int montu_ec_sect283k1_mul(uint64_t rx[5], uint64_t ry[5], const uint64_t k[5], 
 int montu_ec_sect283k1_add(uint64_t rx[5], uint64_t ry[5], const uint64_t px[5],
                            const uint64_t py[5], const uint64_t qx[5], const uint64_t qy[5]);
 
-/* Whether x(k·G) is one of the `count` public candidates (1 .. MONTU_EC_BIN_CANDIDATES), by the
+/* Whether x(k·G) is one of the `count` public candidates (1 .. 5: x < 2^283), by the
  * x-only ladder from the projective start (x·z : z), z a non-zero field element, without y
  * recovery: 0 yes, MONTU_ERR_EC_SIGNATURE no (montu.ec.binary.x_is_one_of). Constant time. */
 int montu_ec_sect283k1_generator_x_is(const uint64_t k[5], const uint64_t candidates[][5],

@@ -202,8 +202,9 @@ int montu_ec_p256_mul(uint64_t rx[W], uint64_t ry[W], const uint64_t k[W], const
   if (!coordinates_in_range(px, py)) return deliver(rx, ry, x, y, MONTU_ERR_POINT);
 
   /* One session: the on-curve check first (its registers are scratch for the window programs,
-   * which read the point from TX0/TY0); its answer is collected while the table is built, and
-   * no result leaves unless the point was on the curve. */
+   * which read the point from TX0/TY0); its answer is collected while the table (a function of
+   * the public point) is being built, and nothing that depends on k is sent unless the point is
+   * on the curve. */
   montu_clear();
   p256_session();
   uint64_t on_curve = send_on_curve(px, py);
@@ -215,7 +216,11 @@ int montu_ec_p256_mul(uint64_t rx[W], uint64_t ry[W], const uint64_t k[W], const
   uint64_t exceptional = represent(value, &negate, k, montu_ec_p256_n);
   const unsigned table_count = COUNT(montu_ec_p256_table);
   montu_run(montu_ec_p256_table, OVERLAP);
-  uint64_t on_curve_status = montu_wait(on_curve);
+  if (!is_eq(montu_wait(on_curve))) {           /* public: a property of the point */
+    montu_mp_zero(value, W);
+    montu_finish();                /* and of the table's errors on a bad point (a MINV of 0) */
+    return deliver(rx, ry, x, y, MONTU_ERR_POINT);
+  }
   enum { SLICES = 8 };
   for (unsigned s = 0; s < SLICES; ++s) {
     unsigned first = OVERLAP + (table_count - OVERLAP) * s / SLICES;
@@ -235,7 +240,6 @@ int montu_ec_p256_mul(uint64_t rx[W], uint64_t ry[W], const uint64_t k[W], const
   montu_read(MONTU_EC_REG_XA, x, W);
   montu_read(MONTU_EC_REG_YA, y, W);
   int error = montu_finish();
-  if (!error && !is_eq(on_curve_status)) error = MONTU_ERR_POINT;
   if (!error && (exceptional | (uint64_t)is_eq(check))) error = MONTU_ERR_EXCEPTIONAL;
   return deliver(rx, ry, x, y, error);
 }

@@ -110,14 +110,18 @@ int montu_ec_sect283k1_check_constants(void) {
 
 /* ------------------------------------------------------------------ on the curve, the ladder */
 
-/* The on-curve program on (x, y) in the current session; returns whether EQ (on the curve). It
- * turns XP, YP, A, B into Montgomery form: the ladders write them again. */
-static int on_curve_now(const uint64_t x[W], const uint64_t y[W]) {
+/* The on-curve program on (x, y) in the current session; returns its compare's number (EQ: on
+ * the curve). It turns XP, YP, A, B into Montgomery form: the ladders write them again. */
+static uint64_t send_on_curve(const uint64_t x[W], const uint64_t y[W]) {
   montu_write(MONTU_EC_BIN_REG_XP, x, W);
   montu_write(MONTU_EC_BIN_REG_YP, y, W);
   montu_write(MONTU_EC_BIN_REG_A, montu_ec_sect283k1_a, W);
   montu_write(MONTU_EC_BIN_REG_B, montu_ec_sect283k1_b, W);
-  return is_eq(montu_wait(montu_run(montu_ec_bin_on_curve, COUNT(montu_ec_bin_on_curve))));
+  return montu_run(montu_ec_bin_on_curve, COUNT(montu_ec_bin_on_curve));
+}
+
+static int on_curve_now(const uint64_t x[W], const uint64_t y[W]) {
+  return is_eq(montu_wait(send_on_curve(x, y)));
 }
 
 int montu_ec_sect283k1_on_curve(const uint64_t x[W], const uint64_t y[W]) {
@@ -131,12 +135,10 @@ int montu_ec_sect283k1_on_curve(const uint64_t x[W], const uint64_t y[W]) {
   return on_curve ? 0 : MONTU_ERR_POINT;
 }
 
-/* The ladder's inputs (the point, b, the flags of scalar s of steps + 1 bits) and its commands:
- * `start`, steps × the step, the last swap. */
+/* The ladder's inputs (the point, b, the flags f0 of a scalar of steps + 1 bits, which are
+ * zeroed) and its commands: `start`, steps × the step, the last swap. */
 static void run_ladder(const uint32_t *start, unsigned start_count, const uint64_t x[W],
-                       const uint64_t y[W], const uint64_t s[W], unsigned steps) {
-  uint64_t f0[W];
-  ladder_flags(f0, s, steps);
+                       const uint64_t y[W], uint64_t f0[W], unsigned steps) {
   montu_write(MONTU_EC_BIN_REG_XP, x, W);
   montu_write(MONTU_EC_BIN_REG_YP, y, W);
   montu_write(MONTU_EC_BIN_REG_B, montu_ec_sect283k1_b, W);
@@ -159,7 +161,9 @@ int montu_ec_sect283k1_validate(const uint64_t x[W], const uint64_t y[W]) {
     return error ? error : MONTU_ERR_POINT;
   }
   /* n has STEPS bits: the x-only ladder of STEPS − 1 steps (binary.is_infinity_multiple) */
-  run_ladder(montu_ec_sect283k1_ladder_start, COUNT(montu_ec_sect283k1_ladder_start), x, y, n, STEPS - 1);
+  uint64_t f0[W];
+  ladder_flags(f0, n, STEPS - 1);
+  run_ladder(montu_ec_sect283k1_ladder_start, COUNT(montu_ec_sect283k1_ladder_start), x, y, f0, STEPS - 1);
   uint64_t infinity = montu_wait(montu_run(montu_ec_bin_is_zero, COUNT(montu_ec_bin_is_zero)));
   int error = montu_finish();
   if (error) return error;
@@ -175,14 +179,17 @@ int montu_ec_sect283k1_mul(uint64_t rx[W], uint64_t ry[W], const uint64_t k[W], 
     return deliver(rx, ry, x, y, MONTU_ERR_POINT);
   montu_clear();
   session();
-  if (!on_curve_now(px, py)) {
+  uint64_t on_curve = send_on_curve(px, py);
+  uint64_t s[W], f0[W];                      /* the flags, while the unit checks the point */
+  fixed_length_scalar(s, k);
+  ladder_flags(f0, s, STEPS);
+  montu_mp_zero(s, W);
+  if (!is_eq(montu_wait(on_curve))) {        /* public: a property of the point */
+    montu_mp_zero(f0, W);
     int error = montu_finish();
     return deliver(rx, ry, x, y, error ? error : MONTU_ERR_POINT);
   }
-  uint64_t s[W];
-  fixed_length_scalar(s, k);
-  run_ladder(montu_ec_sect283k1_ladder_start, COUNT(montu_ec_sect283k1_ladder_start), px, py, s, STEPS);
-  montu_mp_zero(s, W);
+  run_ladder(montu_ec_sect283k1_ladder_start, COUNT(montu_ec_sect283k1_ladder_start), px, py, f0, STEPS);
   montu_run(montu_ec_sect283k1_ladder_recovery, COUNT(montu_ec_sect283k1_ladder_recovery));
   montu_read(MONTU_EC_BIN_REG_XA, x, W);
   montu_read(MONTU_EC_BIN_REG_YA, y, W);
@@ -205,14 +212,15 @@ int montu_ec_sect283k1_generator_x_is(const uint64_t k[W], const uint64_t candid
   if (!montu_mp_in_range(k, n, W) || !in_field(z) || montu_mp_is_zero(z, W)) return MONTU_ERR_ARGUMENT;
   for (unsigned i = 0; i < count; ++i)
     if (!in_field(candidates[i])) return MONTU_ERR_ARGUMENT;
-  uint64_t s[W];
+  uint64_t s[W], f0[W];
   fixed_length_scalar(s, k);
+  ladder_flags(f0, s, STEPS);
+  montu_mp_zero(s, W);
   montu_clear();
   session();
   montu_write(MONTU_EC_BIN_REG_START_Z, z, W);
   run_ladder(montu_ec_sect283k1_ladder_random_start, COUNT(montu_ec_sect283k1_ladder_random_start),
-             montu_ec_sect283k1_gx, montu_ec_sect283k1_gy, s, STEPS);
-  montu_mp_zero(s, W);
+             montu_ec_sect283k1_gx, montu_ec_sect283k1_gy, f0, STEPS);
   for (unsigned i = 0; i < MONTU_EC_BIN_CANDIDATES; ++i)     /* unused slots repeat the first */
     montu_write(montu_ec_bin_candidate_regs[i], candidates[i < count ? i : 0], W);
   uint64_t first = montu_next;

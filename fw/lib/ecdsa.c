@@ -31,6 +31,7 @@ typedef struct {
   unsigned sign_count, verify_check_count;
   int (*validate)(const uint64_t *x, const uint64_t *y);
   mul_fn *mul;                        /* secret k, a point checked by validate */
+  int mul_validates;                  /* mul checks everything validate does (cofactor 1) */
   mul_fn *mul_public;                 /* public u in [0, n): MONTU_ERR_EC_INFINITY for u·P = O */
   int (*mul_generator)(uint64_t *rx, uint64_t *ry, const uint64_t *k);
   int (*add)(uint64_t *rx, uint64_t *ry, const uint64_t *px, const uint64_t *py, const uint64_t *qx,
@@ -79,7 +80,7 @@ static const curve_ops curves[] = {
         .gy = montu_ec_p256_gy, .field_bound = montu_ec_p256_p, .candidates = MONTU_EC_COMB_CANDIDATES,
         .sign = montu_ec_p256_sign, .sign_count = COUNT(montu_ec_p256_sign),
         .verify_check = montu_ec_p256_verify_check, .verify_check_count = COUNT(montu_ec_p256_verify_check),
-        .validate = p256_validate, .mul = montu_ec_p256_mul, .mul_public = montu_ec_p256_mul_public,
+        .validate = p256_validate, .mul = montu_ec_p256_mul, .mul_validates = 1, .mul_public = montu_ec_p256_mul_public,
         .mul_generator = montu_ec_p256_mul_generator, .add = montu_ec_p256_add,
         .generator_x_is = p256_generator_x_is, .check_constants = montu_ec_p256_check_constants,
         .forget = montu_ec_p256_forget},
@@ -119,7 +120,9 @@ int montu_ec_mul(montu_curve curve, uint64_t rx[], uint64_t ry[], const uint64_t
   const curve_ops *c = ops_of(curve);
   if (c == NULL || rx == NULL || ry == NULL || k == NULL || px == NULL || py == NULL)
     return MONTU_ERR_ARGUMENT;
-  int error = montu_mp_in_range(k, c->n, c->words) ? c->validate(px, py) : MONTU_ERR_ARGUMENT;
+  int error = 0;
+  if (!montu_mp_in_range(k, c->n, c->words)) error = MONTU_ERR_ARGUMENT;
+  else if (!c->mul_validates) error = c->validate(px, py);
   if (error) {
     montu_mp_zero(rx, c->words);
     montu_mp_zero(ry, c->words);

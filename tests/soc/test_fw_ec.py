@@ -120,7 +120,9 @@ static void show(const char *label, const uint64_t *x) {{
 }}
 int main(void) {{
   static uint64_t d[WORDS], qx[WORDS], qy[WORDS], r[WORDS], s[WORDS], x[WORDS], y[WORDS];
-  int err = montu_random_seed(SEED, sizeof SEED);
+  int err = montu_ecdsa_generate(CURVE, d, qx, qy);
+  printf("unseeded0 err=%d system=0 unit=0\\n", err);
+  err = montu_random_seed(SEED, sizeof SEED);
   printf("seed0 err=%d system=0 unit=0\\n", err);
   start(); err = montu_ecdsa_generate(CURVE, d, qx, qy); stop("keygen", 0, err);
   show("d", d); show("qx", qx); show("qy", qy); printf("\\n");
@@ -284,6 +286,7 @@ def test_ecdsa_and_ecdh_in_firmware_match_openssl(name, tmp_path):
     calls = _parse(result.output)
     for call_name, call in calls.items():
         print(f"{name} {call_name}: err={call.err} system={call.system:,} unit={call.unit:,}")
+    assert calls["unseeded0"].err == 20                 # MONTU_ERR_NO_ENTROPY: nothing drawn
     assert calls["seed0"].err == 0
 
     # key generation: Q = d·G
