@@ -1906,6 +1906,7 @@ static const uint32_t montu_ec_sect283k1_ladder_recovery[322] = {
 #define MONTU_EC_MODN_REG_D 8
 #define MONTU_EC_MODN_REG_S 9
 #define MONTU_EC_MODN_REG_X 10
+#define MONTU_EC_MODN_REG_LAST 13  /* they use R1 .. LAST */
 /* w = s⁻¹, u1 = e·w into K, u2 = r·w into D */
 static const uint32_t montu_ec_verify_scalars[6] = {
   0x21180000u, 0x1d5a4000u, 0x105ac200u, 0x11318600u, 0x10219600u, 0x1041d600u,

@@ -15,6 +15,8 @@
 #define COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
 _Static_assert(MONTU_EC_P256_WORDS <= MAX_WORDS && MONTU_EC_SECT283K1_WORDS <= MAX_WORDS, "words");
+_Static_assert(MONTU_EC_P256_N_WORDS == MONTU_EC_P256_WORDS &&
+               MONTU_EC_SECT283K1_N_WORDS == MONTU_EC_SECT283K1_WORDS, "n as long as a coordinate");
 _Static_assert(MONTU_EC_COMB_CANDIDATES <= MAX_CANDIDATES, "candidates");
 
 typedef int mul_fn(uint64_t *rx, uint64_t *ry, const uint64_t *k, const uint64_t *px, const uint64_t *py);
@@ -76,26 +78,51 @@ static const uint64_t sect283k1_field_bound[MONTU_EC_SECT283K1_WORDS] = {
 
 static const curve_ops curves[] = {
     [MONTU_CURVE_P256] = {
-        .words = MONTU_EC_P256_WORDS, .binary_degree = 0, .n_bits = 256, .n = montu_ec_p256_n, .gx = montu_ec_p256_gx,
-        .gy = montu_ec_p256_gy, .field_bound = montu_ec_p256_p, .candidates = MONTU_EC_COMB_CANDIDATES,
-        .sign = montu_ec_p256_sign, .sign_count = COUNT(montu_ec_p256_sign),
-        .verify_check = montu_ec_p256_verify_check, .verify_check_count = COUNT(montu_ec_p256_verify_check),
-        .validate = p256_validate, .mul = montu_ec_p256_mul, .mul_validates = 1, .mul_public = montu_ec_p256_mul_public,
-        .mul_generator = montu_ec_p256_mul_generator, .add = montu_ec_p256_add,
-        .generator_x_is = p256_generator_x_is, .check_constants = montu_ec_p256_check_constants,
-        .forget = montu_ec_p256_forget},
+        .words = MONTU_EC_P256_WORDS,
+        .binary_degree = 0,
+        .n_bits = 256,
+        .n = montu_ec_p256_n,
+        .gx = montu_ec_p256_gx,
+        .gy = montu_ec_p256_gy,
+        .field_bound = montu_ec_p256_p,
+        .candidates = MONTU_EC_COMB_CANDIDATES,
+        .sign = montu_ec_p256_sign,
+        .sign_count = COUNT(montu_ec_p256_sign),
+        .verify_check = montu_ec_p256_verify_check,
+        .verify_check_count = COUNT(montu_ec_p256_verify_check),
+        .validate = p256_validate,
+        .mul = montu_ec_p256_mul,
+        .mul_validates = 1,
+        .mul_public = montu_ec_p256_mul_public,
+        .mul_generator = montu_ec_p256_mul_generator,
+        .add = montu_ec_p256_add,
+        .generator_x_is = p256_generator_x_is,
+        .check_constants = montu_ec_p256_check_constants,
+        .forget = montu_ec_p256_forget,
+    },
     [MONTU_CURVE_SECT283K1] = {
-        .words = MONTU_EC_SECT283K1_WORDS, .binary_degree = MONTU_EC_SECT283K1_M,
+        .words = MONTU_EC_SECT283K1_WORDS,
+        .binary_degree = MONTU_EC_SECT283K1_M,
         .n_bits = MONTU_EC_SECT283K1_STEPS,
-        .n = montu_ec_sect283k1_n, .gx = montu_ec_sect283k1_gx, .gy = montu_ec_sect283k1_gy,
-        .field_bound = sect283k1_field_bound, .candidates = MONTU_EC_BIN_CANDIDATES,
-        .sign = montu_ec_sect283k1_sign, .sign_count = COUNT(montu_ec_sect283k1_sign),
+        .n = montu_ec_sect283k1_n,
+        .gx = montu_ec_sect283k1_gx,
+        .gy = montu_ec_sect283k1_gy,
+        .field_bound = sect283k1_field_bound,
+        .candidates = MONTU_EC_BIN_CANDIDATES,
+        .sign = montu_ec_sect283k1_sign,
+        .sign_count = COUNT(montu_ec_sect283k1_sign),
         .verify_check = montu_ec_sect283k1_verify_check,
         .verify_check_count = COUNT(montu_ec_sect283k1_verify_check),
-        .validate = montu_ec_sect283k1_validate, .mul = montu_ec_sect283k1_mul,
-        .mul_public = sect283k1_mul_public, .mul_generator = sect283k1_mul_generator,
-        .add = montu_ec_sect283k1_add, .generator_x_is = sect283k1_generator_x_is,
-        .check_constants = montu_ec_sect283k1_check_constants, .forget = montu_ec_sect283k1_forget},
+        .validate = montu_ec_sect283k1_validate,
+        .mul = montu_ec_sect283k1_mul,
+        .mul_validates = 0,
+        .mul_public = sect283k1_mul_public,
+        .mul_generator = sect283k1_mul_generator,
+        .add = montu_ec_sect283k1_add,
+        .generator_x_is = sect283k1_generator_x_is,
+        .check_constants = montu_ec_sect283k1_check_constants,
+        .forget = montu_ec_sect283k1_forget,
+    },
 };
 
 static const curve_ops *ops_of(montu_curve curve) {
@@ -161,13 +188,20 @@ static void digest_to_integer(uint64_t e[MAX_WORDS], const uint8_t digest[MONTU_
 
 static int is_eq(uint64_t status) { return (MONTU_STATUS_FLAGS(status) & MONTU_FLAG_EQ) != 0; }
 
-/* The x coordinates with x mod n = r (public): r + j·n below the field bound. */
-static unsigned x_candidates(uint64_t candidates[][MAX_WORDS], const uint64_t r[], const curve_ops *c) {
+/* LDZ of every register the programs modulo n use: d, k⁻¹ and what is derived from them do
+ * not stay in the unit after signing. */
+static void wipe_order_registers(void) {
+  for (unsigned reg = 1; reg <= MONTU_EC_MODN_REG_LAST; ++reg) montu_cmd(INSN(LDZ, reg, 0, 0, 0, 0), 0);
+}
+
+/* The x coordinates with x mod n = r (public): r + j·n below the field bound, one after the
+ * other (c->words words each) into `candidates`; returns how many. */
+static unsigned x_candidates(uint64_t candidates[], const uint64_t r[], const curve_ops *c) {
   uint64_t x[MAX_WORDS];
   montu_mp_copy(x, r, c->words);
   unsigned count = 0;
   while (count < c->candidates && montu_mp_less(x, c->field_bound, c->words)) {
-    montu_mp_copy(candidates[count++], x, c->words);
+    montu_mp_copy(candidates + c->words * count++, x, c->words);
     if (montu_mp_add(x, x, c->n, c->words)) break;        /* past 2^(64·words) */
   }
   return count;
@@ -197,7 +231,11 @@ int montu_ecdsa_generate(montu_curve curve, uint64_t d[], uint64_t qx[], uint64_
     error = montu_random_below(d, c->n, c->words);
     if (!error) error = c->mul_generator(qx, qy, d);
   } while (error == MONTU_ERR_EXCEPTIONAL);      /* P-256's negligible set: another key */
-  if (error) montu_mp_zero(d, c->words);
+  if (error) {
+    montu_mp_zero(d, c->words);
+    montu_mp_zero(qx, c->words);
+    montu_mp_zero(qy, c->words);
+  }
   return error;
 }
 
@@ -221,9 +259,7 @@ static int sign_with_nonce(uint64_t r[], uint64_t s[], const curve_ops *c, const
   montu_run(c->sign, c->sign_count);
   montu_read(MONTU_EC_MODN_REG_R, r, c->words);
   montu_read(MONTU_EC_MODN_REG_S, s, c->words);
-  /* the secrets leave the unit's registers (K holds k⁻¹, D the key) */
-  static const unsigned secret_regs[] = {MONTU_EC_MODN_REG_K, MONTU_EC_MODN_REG_BETA, MONTU_EC_MODN_REG_D};
-  for (unsigned i = 0; i < COUNT(secret_regs); ++i) montu_cmd(INSN(LDZ, secret_regs[i], 0, 0, 0, 0), 0);
+  wipe_order_registers();
   return montu_finish();
 }
 
@@ -237,12 +273,10 @@ static int check_signature(const curve_ops *c, const uint64_t k[], const uint64_
     return MONTU_ERR_EC_FAULT;
   int error = c->check_constants();
   if (error) return error;
-  uint64_t candidates[MAX_CANDIDATES][MAX_WORDS], z[MAX_WORDS];
+  uint64_t candidates[MAX_CANDIDATES * MAX_WORDS], z[MAX_WORDS];
   unsigned count = x_candidates(candidates, r, c);
-  uint64_t flat[MAX_CANDIDATES * MAX_WORDS];
-  for (unsigned i = 0; i < count; ++i) montu_mp_copy(flat + i * c->words, candidates[i], c->words);
   error = random_field_element(z, c);
-  if (!error) error = c->generator_x_is(k, flat, count, z);
+  if (!error) error = c->generator_x_is(k, candidates, count, z);
   if (error) return error;
   montu_clear();
   order_session(c);
@@ -255,8 +289,7 @@ static int check_signature(const curve_ops *c, const uint64_t k[], const uint64_
   montu_wait(montu_run(montu_ec_signature_check, COUNT(montu_ec_signature_check)));
   int right = is_eq(montu_status_now(first + MONTU_EC_SIGNATURE_CHECK_CONSTANT)) &&
               is_eq(montu_status_now(first + MONTU_EC_SIGNATURE_CHECK_RELATION));
-  montu_cmd(INSN(LDZ, MONTU_EC_MODN_REG_K, 0, 0, 0, 0), 0);
-  montu_cmd(INSN(LDZ, MONTU_EC_MODN_REG_D, 0, 0, 0, 0), 0);
+  wipe_order_registers();
   error = montu_finish();
   if (error) return error;
   return right ? 0 : MONTU_ERR_EC_FAULT;

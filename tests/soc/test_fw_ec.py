@@ -22,7 +22,7 @@ from montu.arith import gf2m
 from montu.ec import encoding, window
 from montu.ec.curves import Curve, get_curve
 from montu.soc import run as soc_run
-from montu.soc.vectors import c_array, parse_words
+from montu.soc.vectors import c_array, c_table, parse_words
 
 SEED = bytes(range(100, 148))
 CURVES = {"P-256": "MONTU_CURVE_P256", "sect283k1": "MONTU_CURVE_SECT283K1"}
@@ -68,11 +68,6 @@ def _mul(c: Curve, k: int, point: Point) -> Point:
     return result
 
 
-def _neg(c: Curve, point: tuple[int, int]) -> tuple[int, int]:
-    x, y = point
-    return (x, x ^ y) if c.is_binary else (x, -y % c.modulus)
-
-
 # ------------------------------------------------------------------ OpenSSL (the CLI)
 
 def _openssl(tmp: Path, *args: str) -> subprocess.CompletedProcess:
@@ -107,6 +102,7 @@ PROGRAM = """\
 #define CURVE {curve}
 #define WORDS {words}
 {arrays}
+/* one line per call: name, error, system and unit cycles, then labelled numbers */
 static uint64_t c0, u0;
 static void start(void) {{ c0 = montu_soc_cycles(); u0 = montu_soc_unit_cycles(); }}
 static void stop(const char *name, unsigned index, int err) {{
@@ -118,46 +114,67 @@ static void show(const char *label, const uint64_t *x) {{
   printf(" %s=", label);
   montu_soc_print_number(x, WORDS);
 }}
+static void verify(const char *name, unsigned index, const uint64_t *qx, const uint64_t *qy,
+                   const uint8_t *digest, const uint64_t *r, const uint64_t *s) {{
+  start();
+  int err = montu_ecdsa_verify_sha256(CURVE, qx, qy, digest, r, s);
+  stop(name, index, err);
+  printf("\\n");
+}}
+static void ecdh(const char *name, unsigned index, const uint64_t *d, const uint64_t *px,
+                 const uint64_t *py) {{
+  static uint64_t x[WORDS];
+  start();
+  int err = montu_ecdh(CURVE, x, d, px, py);
+  stop(name, index, err);
+  show("x", x);
+  printf("\\n");
+}}
 int main(void) {{
-  static uint64_t d[WORDS], qx[WORDS], qy[WORDS], r[WORDS], s[WORDS], x[WORDS], y[WORDS];
+  static uint64_t d[WORDS], qx[WORDS], qy[WORDS], r[WORDS], s[WORDS], x[WORDS], y[WORDS], k[WORDS];
   int err = montu_ecdsa_generate(CURVE, d, qx, qy);
   printf("unseeded0 err=%d system=0 unit=0\\n", err);
   err = montu_random_seed(SEED, sizeof SEED);
   printf("seed0 err=%d system=0 unit=0\\n", err);
-  start(); err = montu_ecdsa_generate(CURVE, d, qx, qy); stop("keygen", 0, err);
+
+  start();
+  err = montu_ecdsa_generate(CURVE, d, qx, qy);
+  stop("keygen", 0, err);
   show("d", d); show("qx", qx); show("qy", qy); printf("\\n");
-  start(); err = montu_ecdsa_sign_sha256(CURVE, r, s, d, DIGEST); stop("sign", 0, err);
+  start();
+  err = montu_ecdsa_sign_sha256(CURVE, r, s, d, DIGEST);
+  stop("sign", 0, err);
   show("r", r); show("s", s); printf("\\n");
-  start(); err = montu_ecdsa_verify_sha256(CURVE, qx, qy, DIGEST, r, s); stop("verify", 0, err);
-  printf("\\n");
+
+  verify("verify", 0, qx, qy, DIGEST, r, s);
   uint8_t tampered[32];
   memcpy(tampered, DIGEST, sizeof tampered);
   tampered[31] ^= 1;
-  start(); err = montu_ecdsa_verify_sha256(CURVE, qx, qy, tampered, r, s); stop("tampered_digest", 0, err);
-  printf("\\n");
+  verify("tampered_digest", 0, qx, qy, tampered, r, s);
   s[0] ^= 2;
-  start(); err = montu_ecdsa_verify_sha256(CURVE, qx, qy, DIGEST, r, s); stop("tampered_s", 0, err);
-  printf("\\n");
+  verify("tampered_s", 0, qx, qy, DIGEST, r, s);
   s[0] ^= 2;
-  start(); err = montu_ecdsa_verify_sha256(CURVE, PEER_X, PEER_Y, DIGEST, r, s); stop("wrong_key", 0, err);
+  verify("wrong_key", 0, PEER_X, PEER_Y, DIGEST, r, s);
+  for (unsigned i = 0; i < CASES; ++i)
+    verify("case", i, CASE_X[i], CASE_Y[i], CASE_DIGEST[i], CASE_R[i], CASE_S[i]);
+
+  ecdh("ecdh", 0, d, PEER_X, PEER_Y);
+  ecdh("ecdh_peer", 0, PEER_D, qx, qy);
+  for (unsigned i = 0; i < BAD; ++i) ecdh("bad", i, d, BAD_X[i], BAD_Y[i]);
+  ecdh("bad_point_zero", 0, d, ZERO, ZERO);
+  start();
+  err = montu_ec_mul(CURVE, x, y, ZERO, PEER_X, PEER_Y);
+  stop("mul_k_zero", 0, err);
   printf("\\n");
-  for (unsigned i = 0; i < CASES; ++i) {{
-    start(); err = montu_ecdsa_verify_sha256(CURVE, CASE_X[i], CASE_Y[i], CASE_DIGEST[i], CASE_R[i], CASE_S[i]);
-    stop("case", i, err); printf("\\n");
-  }}
-  start(); err = montu_ecdh(CURVE, x, d, PEER_X, PEER_Y); stop("ecdh", 0, err); show("x", x); printf("\\n");
-  start(); err = montu_ecdh(CURVE, x, PEER_D, qx, qy); stop("ecdh_peer", 0, err); show("x", x); printf("\\n");
-  for (unsigned i = 0; i < BAD; ++i) {{
-    start(); err = montu_ecdh(CURVE, x, d, BAD_X[i], BAD_Y[i]); stop("bad", i, err); show("x", x); printf("\\n");
-  }}
-  start(); err = montu_ecdh(CURVE, x, d, ZERO, ZERO); stop("bad_point_zero", 0, err); printf("\\n");
-  start(); err = montu_ec_mul(CURVE, x, y, ZERO, PEER_X, PEER_Y); stop("mul_k_zero", 0, err); printf("\\n");
-  start(); err = montu_ecdh(CURVE, x, d, PEER_X, PEER_Y); stop("after_errors", 0, err); show("x", x); printf("\\n");
-  /* constant time: every scalar twice, the same buffers */
-  static uint64_t k[WORDS];
+  ecdh("after_errors", 0, d, PEER_X, PEER_Y);
+
+  /* constant time: every scalar twice, from the same buffers */
   for (unsigned i = 0; i < 2 * CT; ++i) {{
     memcpy(k, CT_K[i % CT], sizeof k);
-    start(); err = {ct_mul}; stop("ct", i, err); show("x", x); show("y", y); printf("\\n");
+    start();
+    err = {ct_mul};
+    stop("ct", i, err);
+    show("x", x); show("y", y); printf("\\n");
   }}
   return 0;
 }}
@@ -189,12 +206,6 @@ def _parse(output: str) -> dict[str, Call]:
                 values[label] += " " + token
         calls[name] = Call(*numbers, {key: parse_words(text) for key, text in values.items()})
     return calls
-
-
-def _c_table(name: str, values: list[int], words: int) -> str:
-    rows = ",\n  ".join("{" + ", ".join(f"0x{(v >> (64 * i)) & (2**64 - 1):016x}ull" for i in range(words)) + "}"
-                        for v in values)
-    return f"static const uint64_t {name}[{max(len(values), 1)}][{words}] = {{\n  {rows}\n}};\n"
 
 
 def _c_bytes(name: str, data: bytes) -> str:
@@ -229,7 +240,19 @@ def _crafted(c: Curve, q: tuple[int, int], u1: int, u2: int) -> Case | None:
     return Case(f"crafted u1={u1:#x} u2={u2:#x}", q, e.to_bytes(32, "big"), r, s, True)
 
 
-def _inputs(name: str, tmp: Path):
+@dataclass
+class Inputs:
+    curve: Curve
+    source: str                     # the C program
+    digest: bytes                   # what the firmware signs
+    peer_d: int
+    cases: list[Case]               # signatures the firmware verifies
+    bad: list[tuple[int, int]]      # peer points it refuses
+    ct: list[int]                   # scalars of the constant-time runs
+    ct_base: tuple[int, int]
+
+
+def _inputs(name: str, tmp: Path) -> Inputs:
     c = get_curve(name)
     words = -(-c.bits // 64)
     rng = random.Random(f"fw-ec-{name}")
@@ -249,9 +272,10 @@ def _inputs(name: str, tmp: Path):
                   _crafted(c, peer, rng.randrange(1, c.n), c.n - 1)]                 # u2·Q = −Q
         assert all(cases)
     for case in cases:                      # OpenSSL agrees (r = 0 has no DER encoding)
-        assert case.r == 0 or _openssl_verifies(tmp, c, case.q, case.digest, case.r, case.s) == case.valid, case.what
+        verdict = case.r != 0 and _openssl_verifies(tmp, c, case.q, case.digest, case.r, case.s)
+        assert verdict == case.valid, case.what
     bad = [(peer[0], peer[1] ^ 1),                                  # off the curve
-           (peer[0] + (c.modulus if not c.is_binary else 1 << c.bits), peer[1])]   # x out of range
+           (peer[0] | 1 << c.bits if c.is_binary else c.modulus, peer[1])]  # x out of range
     if c.is_binary:
         two_torsion = (0, 1)                                        # (0, √b), order 2
         bad += [two_torsion, _add(c, peer, two_torsion)]            # on the curve, order 2n
@@ -263,25 +287,28 @@ def _inputs(name: str, tmp: Path):
               else "montu_ec_p256_mul_generator(x, y, k)")
     arrays = "".join([
         _c_bytes("SEED", SEED), _c_bytes("DIGEST", digest),
-        c_array("PEER_D", peer_d, words), c_array("PEER_X", peer[0], words), c_array("PEER_Y", peer[1], words),
+        c_array("PEER_D", peer_d, words), c_array("PEER_X", peer[0], words),
+        c_array("PEER_Y", peer[1], words),
         c_array("ZERO", 0, words),
         f"#define CASES {len(cases)}\n",
-        _c_table("CASE_X", [case.q[0] for case in cases], words),
-        _c_table("CASE_Y", [case.q[1] for case in cases], words),
+        c_table("CASE_X", [case.q[0] for case in cases], words),
+        c_table("CASE_Y", [case.q[1] for case in cases], words),
         _c_digests("CASE_DIGEST", [case.digest for case in cases]),
-        _c_table("CASE_R", [case.r for case in cases], words),
-        _c_table("CASE_S", [case.s for case in cases], words),
+        c_table("CASE_R", [case.r for case in cases], words),
+        c_table("CASE_S", [case.s for case in cases], words),
         f"#define BAD {len(bad)}\n",
-        _c_table("BAD_X", [p[0] for p in bad], words), _c_table("BAD_Y", [p[1] for p in bad], words),
-        f"#define CT {len(ct)}\n", _c_table("CT_K", ct, words)])
+        c_table("BAD_X", [p[0] for p in bad], words), c_table("BAD_Y", [p[1] for p in bad], words),
+        f"#define CT {len(ct)}\n", c_table("CT_K", ct, words)])
     source = PROGRAM.format(curve=CURVES[name], words=words, arrays=arrays, ct_mul=ct_mul)
-    return c, words, source, digest, peer_d, peer, cases, bad, ct, base
+    return Inputs(c, source, digest, peer_d, cases, bad, ct, base)
 
 
 @pytest.mark.parametrize("name", list(CURVES))
 def test_ecdsa_and_ecdh_in_firmware_match_openssl(name, tmp_path):
-    c, words, source, digest, peer_d, peer, cases, bad, ct, base = _inputs(name, tmp_path)
-    result = soc_run.run_source(f"fw_ec_{name.replace('-', '')}.c", source, max_cycles=60_000_000)
+    inputs = _inputs(name, tmp_path)
+    c, digest, peer_d, cases, bad, ct = (inputs.curve, inputs.digest, inputs.peer_d, inputs.cases,
+                                         inputs.bad, inputs.ct)
+    result = soc_run.run_source(f"fw_ec_{name.replace('-', '')}.c", inputs.source, max_cycles=60_000_000)
     assert result.exit_code == 0, result.output
     calls = _parse(result.output)
     for call_name, call in calls.items():
@@ -320,7 +347,7 @@ def test_ecdsa_and_ecdh_in_firmware_match_openssl(name, tmp_path):
 
     # k·P: right for every scalar, in the same unit cycles
     runs = [calls[f"ct{i}"] for i in range(2 * len(ct))]
-    expected = [_mul(c, k, base) for k in ct]
+    expected = [_mul(c, k, inputs.ct_base) for k in ct]
     for i, run in enumerate(runs):
         assert run.err == 0 and (run.values["x"], run.values["y"]) == expected[i % len(ct)], ct[i % len(ct)]
     assert len({run.unit for run in runs}) == 1

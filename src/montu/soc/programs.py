@@ -97,8 +97,10 @@ def _prime_shared() -> list[str]:
               " * montu.ec.session.add_affine does: CMP of x, CMP of y, then the addition or the doubling;",
               " * plain values in and out, MINV on public values) */"]
     lines += _regs("MONTU_EC_PRIME_REG", prime.REGS, PRIME_ADD_REGS)
-    lines += [*_insns("montu_ec_prime_cmp_x", cmp_x.commands), *_insns("montu_ec_prime_cmp_y", cmp_y.commands),
-              *_insns("montu_ec_prime_add", add.commands), *_insns("montu_ec_prime_dbl", dbl.commands), ""]
+    lines += [*_insns("montu_ec_prime_cmp_x", cmp_x.commands),
+              *_insns("montu_ec_prime_cmp_y", cmp_y.commands),
+              *_insns("montu_ec_prime_add", add.commands),
+              *_insns("montu_ec_prime_dbl", dbl.commands), ""]
     compare, compares = comb.x_compare_program(COMB_CANDIDATES)
     lines += ["/* After the projective comb: CMP of X with c·Z² for candidates c in TX0, TX1 (EQ at",
               " * either position: x = c; montu.ec.comb.x_compare_program) */",
@@ -246,11 +248,19 @@ def _binary_curve(name: str, c: str) -> list[str]:
 # ECDSA modulo n (montu.ec.ecdsa)
 # ---------------------------------------------------------------------------------------------
 
+def _last_register(regs: Registers) -> int:
+    numbers = sorted({regs[name] for name in regs._number})  # noqa: SLF001
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ValueError("expected registers R1 .. Rn")
+    return numbers[-1]
+
+
 def _ecdsa_shared() -> list[str]:
     check, (constant, relation) = ecdsa._signature_check_program()  # noqa: SLF001
     field_check, (field_constant,) = ecdsa._field_constant_check_program()  # noqa: SLF001
     return ["/* ECDSA modulo n (montu.ec.ecdsa; R0 = n, plain values in and out) and its registers */",
             *_regs("MONTU_EC_MODN_REG", ecdsa.REGS, ECDSA_REGS),
+            f"#define MONTU_EC_MODN_REG_LAST {_last_register(ecdsa.REGS)}  /* they use R1 .. LAST */",
             "/* w = s⁻¹, u1 = e·w into K, u2 = r·w into D */",
             *_insns("montu_ec_verify_scalars", ecdsa._verify_scalars_program().commands),  # noqa: SLF001
             "/* The check before release: R² of n right (EQ at CONSTANT) and s·k = e + r·d (EQ at",
@@ -266,12 +276,14 @@ def _ecdsa_shared() -> list[str]:
 def _ecdsa_curve(name: str, c: str) -> list[str]:
     curve = get_curve(name)
     reductions = ecdsa._reductions(curve)  # noqa: SLF001
-    return [f"/* {curve.name}: s = k⁻¹(e + r·d) with the blinded MINV; r = x mod n ({reductions} reductions) */",
+    sign = ecdsa._sign_program(reductions)  # noqa: SLF001
+    check = ecdsa._verify_check_program(reductions)  # noqa: SLF001
+    return [f"/* {curve.name}: s = k⁻¹(e + r·d) with the blinded MINV; r = x mod n "
+            f"({reductions} reductions) */",
             f"#define MONTU_EC_{c.upper()}_N_WORDS {-(-curve.n.bit_length() // 64)}",
-            *_insns(f"montu_ec_{c}_sign", ecdsa._sign_program(reductions).commands),  # noqa: SLF001
+            *_insns(f"montu_ec_{c}_sign", sign.commands),
             "/* EQ: x mod n = r */",
-            *_insns(f"montu_ec_{c}_verify_check", ecdsa._verify_check_program(reductions).commands),  # noqa: SLF001
-            ""]
+            *_insns(f"montu_ec_{c}_verify_check", check.commands), ""]
 
 
 def render() -> str:
