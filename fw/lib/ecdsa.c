@@ -241,6 +241,20 @@ int montu_ecdsa_generate(montu_curve curve, uint64_t d[], uint64_t qx[], uint64_
 
 /* ------------------------------------------------------------------ signing */
 
+#ifdef MONTU_EC_FAULT_TESTS
+/* Tests only (tests/soc/test_fw_ec.py builds with -DMONTU_EC_FAULT_TESTS): the next signature
+ * meets a fault — 1: bit 0 of s flipped as read back from the unit, 2: bit 0 of x(k·G). */
+int montu_ec_fault_test;
+static void inject_fault(uint64_t *value, int kind) {
+  if (montu_ec_fault_test == kind) {
+    value[0] ^= 1;
+    montu_ec_fault_test = 0;
+  }
+}
+#else
+#define inject_fault(value, kind) ((void)0)
+#endif
+
 /* r = x mod n and s = k⁻¹(e + r·d) mod n on the unit (ecdsa._sign_program, β blinds the MINV),
  * as read back (unchecked). */
 static int sign_with_nonce(uint64_t r[], uint64_t s[], const curve_ops *c, const uint64_t k[],
@@ -259,6 +273,7 @@ static int sign_with_nonce(uint64_t r[], uint64_t s[], const curve_ops *c, const
   montu_run(c->sign, c->sign_count);
   montu_read(MONTU_EC_MODN_REG_R, r, c->words);
   montu_read(MONTU_EC_MODN_REG_S, s, c->words);
+  inject_fault(s, 1);
   wipe_order_registers();
   return montu_finish();
 }
@@ -307,6 +322,7 @@ int montu_ecdsa_sign_sha256(montu_curve curve, uint64_t r[], uint64_t s[], const
     error = montu_random_below(k, c->n, c->words);
     if (error) break;
     error = c->mul_generator(x, y, k);
+    inject_fault(x, 2);
     if (error == MONTU_ERR_EXCEPTIONAL) {       /* P-256's negligible set: another nonce */
       error = 0;
       continue;

@@ -351,3 +351,53 @@ def test_ecdsa_and_ecdh_in_firmware_match_openssl(name, tmp_path):
     for i, run in enumerate(runs):
         assert run.err == 0 and (run.values["x"], run.values["y"]) == expected[i % len(ct)], ct[i % len(ct)]
     assert len({run.unit for run in runs}) == 1
+
+
+FAULT_PROGRAM = """\
+#include <stdio.h>
+#include "montu_ec.h"
+#include "montu_random.h"
+#include "montu_soc.h"
+#define WORDS {words}
+{arrays}
+extern int montu_ec_fault_test;     /* fw/lib/ecdsa.c, built with -DMONTU_EC_FAULT_TESTS */
+int main(void) {{
+  static uint64_t r[WORDS], s[WORDS];
+  montu_random_seed(SEED, sizeof SEED);
+  for (int fault = 1; fault <= 3; ++fault) {{   /* 1: s, 2: x(k·G), 3: none */
+    montu_ec_fault_test = fault;
+    int err = montu_ecdsa_sign_sha256({curve}, r, s, D, DIGEST);
+    printf("fault%d err=%d system=0 unit=0", fault, err);
+    printf(" r=");
+    montu_soc_print_number(r, WORDS);
+    printf(" s=");
+    montu_soc_print_number(s, WORDS);
+    printf("\\n");
+  }}
+  return 0;
+}}
+"""
+
+
+@pytest.mark.parametrize("name", list(CURVES))
+def test_a_faulty_signature_is_never_released(name, tmp_path):
+    """A fault while signing (s or x(k·G) changed after the unit computed it) fails the check
+    before release: MONTU_ERR_EC_FAULT, r = s = 0; the next signature is right again."""
+    c = get_curve(name)
+    words = -(-c.bits // 64)
+    d = random.Random(f"fw-ec-fault-{name}").randrange(1, c.n)
+    digest = hashlib.sha256(b"faults").digest()
+    source = FAULT_PROGRAM.format(curve=CURVES[name], words=words, arrays="".join([
+        _c_bytes("SEED", SEED), _c_bytes("DIGEST", digest), c_array("D", d, words)]))
+    path = tmp_path / f"fw_ec_fault_{name.replace('-', '')}.c"
+    path.write_text(source)
+    elf = soc_run.compile_c([path], extra_flags=["-DMONTU_EC_FAULT_TESTS"])
+    result = soc_run.run_elf(elf, max_cycles=30_000_000)
+    assert result.exit_code == 0, result.output
+    calls = _parse(result.output)
+    for fault in (1, 2):
+        assert (calls[f"fault{fault}"].err, calls[f"fault{fault}"].values) == (33, {"r": 0, "s": 0})
+    good = calls["fault3"]
+    assert good.err == 0
+    assert _openssl_verifies(tmp_path, c, _mul(c, d, c.generator), digest, good.values["r"],
+                             good.values["s"])
