@@ -55,6 +55,7 @@ static void fixed_length_scalar(uint64_t s[W], const uint64_t k[W]) {
   uint64_t short_mask = ((s[STEPS / 64] >> (STEPS % 64)) & 1) - 1;   /* all ones: add n again */
   for (unsigned i = 0; i < W; ++i) masked[i] = n[i] & short_mask;
   montu_mp_add(s, s, masked, W);
+  montu_mp_zero(masked, W);
 }
 
 /* montu.ec.session.ladder_flags + flag_words for a scalar s of exactly steps + 1 bits: flag j
