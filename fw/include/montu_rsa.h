@@ -87,9 +87,8 @@ int montu_rsa_public(uint64_t *m, const montu_rsa_public_key *key, const uint64_
 int montu_rsa_private(uint64_t *m, const montu_rsa_private_key *key, const uint64_t *c);
 
 /* RSASSA-PKCS1-v1_5 with SHA-256 over a digest: signature = k bytes (checked by the private
- * operation's m^e = c before it is released). Returns 0, MONTU_ERR_ARGUMENT, MONTU_ERR_RSA_KEY
- * (also: a key too small for the encoding, below 496 bits), MONTU_ERR_RSA_FAULT or the unit's
- * error. */
+ * operation's m^e = c before it is released). Returns 0, MONTU_ERR_ARGUMENT, MONTU_ERR_RSA_KEY,
+ * MONTU_ERR_RSA_FAULT or the unit's error. */
 int montu_rsa_sign_pkcs1_sha256(uint8_t *signature, const montu_rsa_private_key *key,
                                 const uint8_t digest[32]);
 
@@ -101,8 +100,9 @@ int montu_rsa_verify_pkcs1_sha256(const montu_rsa_public_key *key, const uint8_t
 
 /* RSAES-OAEP with SHA-256, MGF1-SHA-256 and the empty label: ciphertext = k bytes, for a message
  * of at most k - 66 bytes (message may be NULL when length is 0); the seed comes from
- * montu_random_bytes. Returns 0, MONTU_ERR_ARGUMENT, MONTU_ERR_RSA_KEY, MONTU_ERR_RSA_MESSAGE,
- * MONTU_ERR_NO_ENTROPY or the unit's error. */
+ * montu_random_bytes. Keys below 528 bits cannot carry OAEP-SHA-256 (k < 66): MONTU_ERR_RSA_KEY.
+ * Returns 0, MONTU_ERR_ARGUMENT, MONTU_ERR_RSA_KEY, MONTU_ERR_RSA_MESSAGE, MONTU_ERR_NO_ENTROPY or
+ * the unit's error. */
 int montu_rsa_encrypt_oaep_sha256(uint8_t *ciphertext, const montu_rsa_public_key *key,
                                   const uint8_t *message, size_t length);
 

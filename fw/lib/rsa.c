@@ -68,8 +68,8 @@ static void half_exp(uint64_t *r, const uint64_t *prime, unsigned words, const u
   split(lo, hi, words, c, c_words);
   montu_rsa_unit_exp(prime, words, lo, hi, exponent);
   montu_read(R_Z, r, words);
-  montu_rsa_wipe(lo, sizeof lo);
-  montu_rsa_wipe(hi, sizeof hi);
+  montu_rsa_wipe(lo, words * sizeof lo[0]);
+  montu_rsa_wipe(hi, words * sizeof hi[0]);
 }
 
 /* h = qinv·(m1 - m2) mod p (operations._garner_h): m1·R and m2·R mod p (m2 < q may exceed p:
@@ -87,8 +87,8 @@ static void garner_h(uint64_t *h, const montu_rsa_private_key *key, unsigned p_w
   montu_cmd(INSN(MSUB, R_X, R_ACC0, R_X, 0, 0), 0);
   montu_cmd(INSN(STARTMMI, R_X, R_X, R_Z, 0, 0), 0);
   montu_read(R_X, h, p_words);
-  montu_rsa_wipe(lo, sizeof lo);
-  montu_rsa_wipe(hi, sizeof hi);
+  montu_rsa_wipe(lo, p_words * sizeof lo[0]);
+  montu_rsa_wipe(hi, p_words * sizeof hi[0]);
 }
 
 /* m = m2 + h·q (operations._garner_m): h·q < n and m2 + h·q < n, so the product and the sum
@@ -130,9 +130,9 @@ int montu_rsa_private_crt(uint64_t *m, const montu_rsa_private_key *key, const u
   garner_m(m, key, words, h, p_words, m2, q_words);
   unsigned flags = montu_rsa_unit_flags(send_check(&key->pub, words, m, c, check));
   int error = montu_finish();
-  montu_rsa_wipe(m1, sizeof m1);
-  montu_rsa_wipe(m2, sizeof m2);
-  montu_rsa_wipe(h, sizeof h);
+  montu_rsa_wipe(m1, p_words * sizeof m1[0]);
+  montu_rsa_wipe(m2, q_words * sizeof m2[0]);
+  montu_rsa_wipe(h, p_words * sizeof h[0]);
   if (!error && !(flags & MONTU_FLAG_EQ)) error = MONTU_ERR_RSA_FAULT;
   if (error) montu_rsa_wipe(m, words * sizeof m[0]);      /* nothing half-checked leaves */
   return error;

@@ -77,7 +77,7 @@ static int random_bytes(search_t *search, void *out, size_t length) {
     }
     size_t take = POOL_BYTES - pool->used < length ? POOL_BYTES - pool->used : length;
     memcpy(bytes, pool->bytes + pool->used, take);
-    memset(pool->bytes + pool->used, 0, take);        /* handed out: not kept */
+    montu_rsa_wipe(pool->bytes + pool->used, take);   /* handed out: not kept */
     pool->used += take;
     bytes += take;
     length -= take;
@@ -354,7 +354,7 @@ static int pairwise_consistent(search_t *search, const montu_rsa_private_key *ke
   int error = random_below(search, probe, bound, words);        /* [1, n - 1) */
   montu_rsa_add_small(probe, probe, 1, words);
   if (!error) error = montu_rsa_private_crt(result, key, probe);
-  montu_rsa_wipe(result, sizeof result);
+  montu_rsa_wipe(result, words * sizeof result[0]);
   return error;
 }
 

@@ -114,8 +114,8 @@ int montu_rsa_encrypt_oaep_sha256(uint8_t *ciphertext, const montu_rsa_public_ke
   montu_rsa_from_bytes(x, words, em, k);               /* below 2^(8(k-1)) <= n: in range */
   error = montu_rsa_public(c, key, x);
   montu_rsa_to_bytes(ciphertext, k, c);                /* zero on error */
-  montu_rsa_wipe(em, sizeof em);
-  montu_rsa_wipe(x, sizeof x);
+  montu_rsa_wipe(em, k);
+  montu_rsa_wipe(x, words * sizeof x[0]);
   return error;
 }
 
@@ -169,7 +169,7 @@ int montu_rsa_decrypt_oaep_sha256(uint8_t *message, size_t *length, size_t capac
     *length = k - offset;
     memcpy(message, em + offset, *length);
   }
-  montu_rsa_wipe(em, sizeof em);
-  montu_rsa_wipe(m, sizeof m);
+  montu_rsa_wipe(em, k);
+  montu_rsa_wipe(m, words * sizeof m[0]);
   return offset != 0 ? 0 : MONTU_ERR_RSA_DECRYPTION;
 }

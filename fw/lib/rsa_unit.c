@@ -6,15 +6,17 @@
  * writes them back with WMMI; the firmware computes them on the unit each time (montu.c does the
  * same for R^2). The steps depend on the modulus length only, so the timing stays independent
  * of secrets. */
-#include <string.h>
-
 #include "rsa_internal.h"
 
 enum { WINDOW = 4, TABLE = MONTU_NUM_REGS - (1 << WINDOW) };   /* the driver's window_bits */
 
 /* ------------------------------------------------------------------ words on the CPU */
 void montu_rsa_wipe(void *buffer, size_t length) {
-  memset(buffer, 0, length);
+  /* word stores while aligned (picolibc's memset takes ~4 cycles a byte on 256 bytes here) */
+  uint8_t *bytes = buffer;
+  for (; length > 0 && ((uintptr_t)bytes & 7) != 0; --length) *bytes++ = 0;
+  for (; length >= 8; length -= 8, bytes += 8) *(uint64_t *)(void *)bytes = 0;
+  for (; length > 0; --length) *bytes++ = 0;
   __asm__ volatile("" : : "r"(buffer) : "memory");   /* the stores happen: memory is "used" */
 }
 
