@@ -1,4 +1,4 @@
-/* Random bits for the firmware: HMAC-DRBG (NIST SP 800-90A Rev. 1 §10.1.2, SHA-256) seeded by
+/* Random bits for the firmware: Hash_DRBG (NIST SP 800-90A Rev. 1 §10.1.1, SHA-256) seeded by
  * the host (fw/lib/random.c).
  *
  * The SoC has no entropy source of its own: the host hands the firmware its entropy (the demo

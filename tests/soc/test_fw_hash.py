@@ -1,5 +1,5 @@
-"""The firmware's SHA-256, HMAC-SHA-256 and HMAC-DRBG (fw/lib/sha256.c, fw/lib/random.c) on the
-SoC, against Python's hashlib/hmac and an HMAC-DRBG written here from SP 800-90A §10.1.2."""
+"""The firmware's SHA-256, HMAC-SHA-256 and Hash_DRBG (fw/lib/sha256.c, fw/lib/random.c) on the
+SoC, against Python's hashlib/hmac and a Hash_DRBG written here from SP 800-90A §10.1.1."""
 
 from __future__ import annotations
 
@@ -19,26 +19,38 @@ def _message(length: int) -> bytes:
     return bytes((7 * i + 1) & 0xFF for i in range(length))
 
 
+SEEDLEN = 55       # bytes: 440 bits, SP 800-90A Table 2 for SHA-256
+
+
+def _hash_df(data: bytes) -> bytes:
+    out = b"".join(hashlib.sha256(bytes([counter]) + (8 * SEEDLEN).to_bytes(4, "big") + data).digest()
+                   for counter in (1, 2))
+    return out[:SEEDLEN]
+
+
 def _drbg(seed: bytes, requests: list[int]) -> list[bytes]:
-    key, value = b"\0" * 32, b"\1" * 32
-
-    def update(data: bytes) -> None:
-        nonlocal key, value
-        key = hmac.new(key, value + b"\0" + data, "sha256").digest()
-        value = hmac.new(key, value, "sha256").digest()
-        if data:
-            key = hmac.new(key, value + b"\1" + data, "sha256").digest()
-            value = hmac.new(key, value, "sha256").digest()
-
-    update(seed)
+    """Hash_DRBG (SP 800-90A Rev. 1 §10.1.1) with SHA-256, no nonce/personalization beyond the
+    seed, no additional input; a request of 0 bytes stands for a reseed with the same seed."""
+    modulus = 1 << (8 * SEEDLEN)
+    v = _hash_df(seed)
+    c = _hash_df(b"\0" + v)
+    counter = 1
     out = []
     for length in requests:
-        chunk = b""
+        if length == 0:
+            v = _hash_df(b"\1" + v + seed)
+            c = _hash_df(b"\0" + v)
+            counter = 1
+            continue
+        data, chunk = int.from_bytes(v, "big"), b""
         while len(chunk) < length:
-            value = hmac.new(key, value, "sha256").digest()
-            chunk += value
+            chunk += hashlib.sha256(data.to_bytes(SEEDLEN, "big")).digest()
+            data = (data + 1) % modulus
         out.append(chunk[:length])
-        update(b"")
+        h = hashlib.sha256(b"\3" + v).digest()
+        v = ((int.from_bytes(v, "big") + int.from_bytes(h, "big") + int.from_bytes(c, "big") + counter)
+             % modulus).to_bytes(SEEDLEN, "big")
+        counter += 1
     return out
 
 
@@ -77,6 +89,10 @@ int main(void) {
   static const uint8_t seed[48] = {@SEED@};
   printf("seed %d\\n", montu_random_seed(seed, sizeof seed));
   for (unsigned i = 0; i < sizeof requests / sizeof requests[0]; ++i) {
+    if (requests[i] == 0) {                    /* reseed */
+      if (montu_random_seed(seed, sizeof seed)) return 3;
+      continue;
+    }
     montu_random_bytes(out, requests[i]);
     hex("drbg", out, requests[i]);
   }
@@ -94,7 +110,7 @@ int main(void) {
 
 
 def test_sha256_hmac_and_drbg_match_python():
-    requests = [32, 1, 33, 100]
+    requests = [32, 1, 33, 100, 0, 32]
     source = (PROGRAM.replace("@LENGTHS@", ", ".join(map(str, MESSAGE_LENGTHS)))
               .replace("@KEYS@", ", ".join(map(str, KEY_LENGTHS)))
               .replace("@REQUESTS@", ", ".join(map(str, requests)))
@@ -112,5 +128,6 @@ def test_sha256_hmac_and_drbg_match_python():
     assert values["short"] == ["16"]                     # MONTU_ERR_ARGUMENT
     assert values["seed"] == ["0"]
     assert values["drbg"] == [chunk.hex() for chunk in _drbg(SEED, requests)]
+    assert len(values["drbg"]) == 5 and len(set(values["drbg"])) == 5
     assert values["below"] == [str(0b11110)]             # every value in [1, 5) drawn, nothing else
     assert re.search(r"^below_one 16 0$", run.output, re.M)
