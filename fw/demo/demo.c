@@ -34,7 +34,11 @@ static mark now(void) { return (mark){montu_soc_cycles(), montu_soc_unit_cycles(
  * report() prints the step line (the host checks a step's values when its line arrives). */
 static mark started, ended;
 static int result, failures;
-#define RUN(call) (started = now(), result = (call), ended = now(), result)
+static int finished(int error) {
+  ended = now();
+  return result = error;
+}
+#define RUN(call) (started = now(), finished(call))
 
 /* The step's line; `expect_success` says whether 0 is the right answer (the host checks the
  * values; the exit code counts the steps whose result was not of the expected kind). */

@@ -86,7 +86,8 @@ def image(elf: Path, output: Path) -> Path:
 def digest(paths: Sequence[Path], flags: Sequence[str] = ()) -> str:
     """A key for a firmware build: its sources, the library, the headers and the flags."""
     h = hashlib.sha256()
-    for path in [*sorted(include_dir().glob("*.h")), *library_sources(), *paths]:
+    headers = [*sorted(include_dir().glob("*.h")), *sorted((firmware_root() / "lib").glob("*.h"))]
+    for path in [*headers, *library_sources(), *paths]:
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     h.update("\0".join([*ARCH_FLAGS, *C_FLAGS, *LINK_FLAGS, *flags]).encode())
     return h.hexdigest()[:20]
