@@ -5,6 +5,10 @@ the firmware library, runs it on the Verilated SoC and checks every result again
 firmware reads the SoC's cycle counter and the unit-busy counter around each call: `system` is
 the whole system's cycles for the call, `unit` the cycles the unit held a command, and the CPU's
 overhead is (system - unit) / unit (issue #22 target: <= 5 %).
+
+Rows: modexp (montu_mod_exp), k·P on P-256 and sect283k1 (checked against cryptography / the
+openssl CLI), and the steps of `montu soc demo` run with the bench seed (RSA-1024 keygen, sign,
+verify, OAEP; ECDSA and ECDH on both curves), each checked by the demo with the openssl CLI.
 """
 
 from __future__ import annotations
@@ -12,11 +16,13 @@ from __future__ import annotations
 import platform
 import random
 import re
+import subprocess
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from montu.benchmarks import results_path, write_results
+from montu.ec import encoding as ec_encoding
 from montu.ec.curves import get_curve
 from montu.errors import MontuError
 from montu.soc import run as soc_run
@@ -25,8 +31,7 @@ from montu.soc.vectors import c_table, parse_words
 SEED = "montu-bench-soc"
 # issue #22's system-cycle targets
 TARGETS = {("modexp", 1024): 385_000, ("scalar_mult P-256", 256): 105_000}
-P256_SAMPLES = 3
-P256_N = get_curve("P-256").n
+EC_SAMPLES = 3
 OVERHEAD_TARGET = 0.05
 MODEXP_SAMPLES = {1024: 4, 2048: 1}
 
@@ -57,31 +62,32 @@ int main(void) {{
 """
 
 
-P256_PROGRAM = """\
+EC_PROGRAM = """\
 #include <stdio.h>
 
 #include "montu.h"
 #include "montu_soc.h"
 
 #define COUNT {count}
+#define WORDS {words}
 {tables}
 int main(void) {{
-  static uint64_t x[4], y[4];
+  static uint64_t x[WORDS], y[WORDS];
   for (unsigned i = 0; i < COUNT; ++i) {{
     uint64_t c0 = montu_soc_cycles(), u0 = montu_soc_unit_cycles();
-    int err = montu_ec_p256_mul(x, y, K[i], PX[i], PY[i]);
+    int err = {function}(x, y, K[i], PX[i], PY[i]);
     uint64_t c1 = montu_soc_cycles(), u1 = montu_soc_unit_cycles();
     printf("mul %u err=%d system=%llu unit=%llu x=", i, err, (unsigned long long)(c1 - c0),
            (unsigned long long)(u1 - u0));
-    montu_soc_print_number(x, 4);
+    montu_soc_print_number(x, WORDS);
     printf(" y=");
-    montu_soc_print_number(y, 4);
+    montu_soc_print_number(y, WORDS);
     printf("\\n");
   }}
   return 0;
 }}
 """
-_P256_LINE = re.compile(r"mul (\d+) err=(-?\d+) system=(\d+) unit=(\d+) x=([0-9a-f ]+) y=([0-9a-f ]+)")
+_EC_LINE = re.compile(r"mul (\d+) err=(-?\d+) system=(\d+) unit=(\d+) x=([0-9a-f ]+) y=([0-9a-f ]+)")
 
 
 def p256_times_generator(k: int) -> tuple[int, int]:
@@ -135,37 +141,106 @@ def modexp_row(bits: int, samples: int, rng: random.Random,
                None if target is None else mean_system <= target and overhead <= OVERHEAD_TARGET, note)
 
 
-def p256_row(samples: int, rng: random.Random,
-             progress: Callable[[str], None] | None = None) -> Row:
-    """k·P on P-256 (montu_ec_p256_mul: on-curve check + signed window), checked against
-    cryptography; the first call also computes R² mod p on the unit and warms the caches, so the
-    row is the mean of the others."""
-    bases = [rng.randrange(2, P256_N) for _ in range(samples)]
-    scalars = [rng.randrange(1, P256_N) for _ in range(samples)]
-    points = [p256_times_generator(a) for a in bases]
-    source = P256_PROGRAM.format(count=samples, tables="".join([
-        c_table("K", scalars, 4), c_table("PX", [p[0] for p in points], 4),
-        c_table("PY", [p[1] for p in points], 4)]))
-    result = soc_run.run_source("bench_p256.c", source, progress=progress)
+def openssl_times_generator(curve_name: str, k: int) -> tuple[int, int]:
+    """k·G by the openssl CLI (it has the binary curves, which cryptography lacks): the public key
+    of the private key k."""
+    curve = get_curve(curve_name)
+    pem = ec_encoding.dump_private(curve.oid, k, None)
+    done = subprocess.run(["openssl", "pkey", "-pubout"], input=pem, capture_output=True, check=True)
+    public = ec_encoding.load_key(done.stdout).public
+    if not isinstance(public, tuple):
+        raise MontuError("openssl printed a compressed public key")
+    return public
+
+
+@dataclass(frozen=True)
+class EcBench:
+    curve: str                                        # montu.ec.curves name
+    function: str                                     # the firmware call
+    words: int
+    times_generator: Callable[[int], tuple[int, int]]  # the reference
+    note: str
+
+
+EC_BENCHES = {
+    "P-256": EcBench("P-256", "montu_ec_p256_mul", 4, p256_times_generator,
+                     "includes the on-curve check; 1 cycle per command is the unit's response "
+                     "handshake"),
+    "sect283k1": EcBench("sect283k1", "montu_ec_sect283k1_mul", 5,
+                         lambda k: openssl_times_generator("sect283k1", k),
+                         "López–Dahab x-only ladder with y recovery; includes the on-curve check"),
+}
+
+
+def ec_row(name: str, samples: int, rng: random.Random,
+           progress: Callable[[str], None] | None = None) -> Row:
+    """k·P (P = a·G for a random a) by the firmware, checked against (k·a mod n)·G from the
+    reference; the first call also computes R² on the unit and warms the caches, so the row is
+    the mean of the others."""
+    bench = EC_BENCHES[name]
+    n = get_curve(bench.curve).n
+    bases = [rng.randrange(2, n) for _ in range(samples)]
+    scalars = [rng.randrange(1, n) for _ in range(samples)]
+    points = [bench.times_generator(a) for a in bases]
+    source = EC_PROGRAM.format(count=samples, words=bench.words, function=bench.function,
+                               tables="".join([c_table("K", scalars, bench.words),
+                                               c_table("PX", [p[0] for p in points], bench.words),
+                                               c_table("PY", [p[1] for p in points], bench.words)]))
+    result = soc_run.run_source(f"bench_{bench.function}.c", source, progress=progress)
     system, unit = [], []
-    for match in _P256_LINE.finditer(result.output):
+    for match in _EC_LINE.finditer(result.output):
         i, err = int(match.group(1)), int(match.group(2))
-        want = p256_times_generator(scalars[i] * bases[i] % P256_N)
+        want = bench.times_generator(scalars[i] * bases[i] % n)
         if err != 0 or (parse_words(match.group(5)), parse_words(match.group(6))) != want:
-            raise MontuError(f"montu_ec_p256_mul failed on sample {i} (error {err})")
+            raise MontuError(f"{bench.function} failed on sample {i} (error {err})")
         system.append(int(match.group(3)))
         unit.append(int(match.group(4)))
     if len(system) != samples or samples < 2:
-        raise MontuError(f"the P-256 benchmark printed {len(system)} of {samples} results")
+        raise MontuError(f"the {name} benchmark printed {len(system)} of {samples} results")
     warm_system, warm_unit = system[1:], unit[1:]
     mean_system = round(sum(warm_system) / len(warm_system))
     mean_unit = round(sum(warm_unit) / len(warm_unit))
     overhead = (mean_system - mean_unit) / mean_unit
-    target = TARGETS[("scalar_mult P-256", 256)]
-    note = (f"first call {system[0]:,} (R² computed, cold caches); includes the on-curve check; "
-            "1 cycle per command is the unit's response handshake")
-    return Row("scalar_mult P-256", 256, samples - 1, mean_system, mean_unit, round(overhead, 5),
-               target, mean_system <= target and overhead <= OVERHEAD_TARGET, note)
+    target = TARGETS.get((f"scalar_mult {name}", get_curve(bench.curve).bits))
+    note = f"first call {system[0]:,} (R² computed, cold caches); {bench.note}"
+    return Row(f"scalar_mult {name}", get_curve(bench.curve).bits, samples - 1, mean_system,
+               mean_unit, round(overhead, 5), target,
+               None if target is None else mean_system <= target and overhead <= OVERHEAD_TARGET, note)
+
+
+# the demo's steps as benchmark rows: (step, operation, bits)
+DEMO_ROWS = [("rsa.keygen", "RSA keygen", 1024), ("rsa.sign", "RSA sign PKCS#1 v1.5", 1024),
+             ("rsa.verify", "RSA verify PKCS#1 v1.5", 1024), ("rsa.encrypt", "RSA-OAEP encrypt", 1024),
+             ("rsa.decrypt", "RSA-OAEP decrypt", 1024)]
+for _tag, _curve, _bits in (("p256", "P-256", 256), ("sect283k1", "sect283k1", 283)):
+    DEMO_ROWS += [(f"{_tag}.keygen", f"ECDSA keygen {_curve}", _bits),
+                  (f"{_tag}.sign", f"ECDSA sign {_curve}", _bits),
+                  (f"{_tag}.verify", f"ECDSA verify {_curve}", _bits),
+                  (f"{_tag}.ecdh", f"ECDH {_curve}", _bits)]
+DEMO_NOTES = {
+    "rsa.keygen": "one key from the bench seed (prime search: the count varies with the seed)",
+    "rsa.sign": "CRT, result checked (s^e = m) before release",
+    "rsa.decrypt": "CRT, result checked before release; constant-time OAEP decoding",
+    "p256.sign": "random nonce, blinded MINV; checked before release (k·G recomputed)",
+    "sect283k1.sign": "random nonce, blinded MINV; checked before release (k·G recomputed)",
+    "p256.ecdh": "peer point validated, then k·P",
+    "sect283k1.ecdh": "peer point validated (on the curve, n·Q = O), then k·P",
+}
+
+
+def demo_rows(progress: Callable[[str], None] | None = None) -> list[Row]:
+    """`montu soc demo` with the bench seed: every step checked with OpenSSL, one sample each."""
+    from montu.soc import demo
+
+    steps = {step.name: step for step in demo.run(seed=SEED, out=lambda _line: None,
+                                                  progress=progress).steps}
+    rows = []
+    for name, op, bits in DEMO_ROWS:
+        step = steps[name]
+        rows.append(Row(op, bits, 1, step.system, step.unit,
+                        round((step.system - step.unit) / step.unit, 5) if step.unit else 0.0,
+                        None, None, DEMO_NOTES.get(name, "")))
+    return rows
 
 
 def run(*, out: Path | None = None, progress: Callable[[str], None] | None = print) -> dict:
@@ -175,9 +250,13 @@ def run(*, out: Path | None = None, progress: Callable[[str], None] | None = pri
         if progress:
             progress(f"modexp {bits} bits, {samples} sample(s) on the SoC ...")
         rows.append(modexp_row(bits, samples, rng, progress))
+    for name in EC_BENCHES:
+        if progress:
+            progress(f"{name} k·P, {EC_SAMPLES} samples on the SoC ...")
+        rows.append(ec_row(name, EC_SAMPLES, rng, progress))
     if progress:
-        progress(f"P-256 k·P, {P256_SAMPLES} samples on the SoC ...")
-    rows.append(p256_row(P256_SAMPLES, rng, progress))
+        progress("the firmware demo (RSA-1024, ECDSA/ECDH on P-256 and sect283k1), checked by OpenSSL ...")
+    rows += demo_rows(progress)
     data = {"what": "firmware on the RTL SoC (CVA6 RV64IMAC + Montu on CV-X-IF, Verilator): "
                     "system cycles per call, the unit's busy cycles, the CPU's overhead",
             "machine": platform.machine(), "seed": SEED, "rows": [asdict(r) for r in rows]}
