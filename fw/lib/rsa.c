@@ -6,6 +6,7 @@
  *   h  = qinv·(m1 - m2) mod p          Montgomery forms, MSUB, one product (Garner)
  *   m  = m2 + h·q                      below n: one product and a MADD mod n
  *   m^e mod n == c ?                   CMP on the unit; m leaves only if it holds
+ *   LDZ of the registers used          nothing of the key or of m stays in the unit
  *
  * The commands and the unit cycles depend on the lengths of n, p and q only; the CPU copies
  * words without looking at them. */
@@ -129,6 +130,7 @@ int montu_rsa_private_crt(uint64_t *m, const montu_rsa_private_key *key, const u
   garner_h(h, key, p_words, m1, m2, q_words);
   garner_m(m, key, words, h, p_words, m2, q_words);
   unsigned flags = montu_rsa_unit_flags(send_check(&key->pub, words, m, c, check));
+  montu_rsa_unit_clear();                          /* every length used was <= n's */
   int error = montu_finish();
   montu_rsa_wipe(m1, p_words * sizeof m1[0]);
   montu_rsa_wipe(m2, q_words * sizeof m2[0]);

@@ -39,6 +39,9 @@ void montu_rsa_to_bytes(uint8_t *bytes, size_t length, const uint64_t *x);
 void montu_rsa_unit_configure(unsigned words);
 /* Write x (x_words words) into reg as a `words`-word number (WMMI; zeros above x). */
 void montu_rsa_unit_write(unsigned reg, const uint64_t *x, unsigned x_words, unsigned words);
+/* LDZ of every register RSA's sequences write (R0 .. R7 and the exponentiation table), at the
+ * current length: no key, message or value derived from them stays in the unit. */
+void montu_rsa_unit_clear(void);
 /* Wait for command `number` and return its flags (MONTU_FLAG_*). */
 unsigned montu_rsa_unit_flags(uint64_t number);
 

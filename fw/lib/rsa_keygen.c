@@ -19,11 +19,12 @@
  * d, dp and dq) and every candidate's fate shows in the time. Signing and decryption are
  * constant-time.
  *
- * Where the time goes: the unit's work per candidate is a few thousand cycles, but its random
- * bits cost far more on the CPU (HMAC-DRBG: 4 SHA-256 blocks per 32 bytes, plus 8 blocks of
- * state update per request). So the search takes its random bytes from a pool refilled by one
- * montu_random_bytes request of POOL_BYTES (the same DRBG output stream, with one update per
- * pool instead of one per draw: about 3x fewer SHA-256 blocks); the pool is wiped at the end. */
+ * Where the time goes: the unit's work per candidate is a few thousand cycles; its random bits
+ * cost more on the CPU (a SHA-256 block is ~8,000 cycles on CVA6; the Hash_DRBG of
+ * fw/lib/random.c spends one block per 32 bytes and two more per request). So the search takes
+ * its random bytes from a pool refilled by one montu_random_bytes request of POOL_BYTES: the same
+ * DRBG, with one state update per pool instead of one per draw. The pool is wiped at the end,
+ * and the unit's registers are cleared. */
 #include <string.h>
 
 #include "montu_random.h"
@@ -389,6 +390,10 @@ int montu_rsa_generate(montu_rsa_private_key *key, unsigned bits, uint64_t e,
   key->pub.e = e;
   montu_clear();                                   /* errors from before are not this call's */
   int error = generate(key, &search);
+  montu_rsa_unit_configure(montu_rsa_words(bits));  /* the longest length the search used */
+  montu_rsa_unit_clear();
+  int cleared = montu_finish();
+  if (!error) error = cleared;
   montu_rsa_wipe(&search, sizeof search);          /* unused random bytes included */
   if (error) montu_rsa_wipe(key, sizeof *key);
   return error;

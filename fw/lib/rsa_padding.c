@@ -86,8 +86,11 @@ static size_t oaep_capacity(size_t k) { return k >= 2 * HASH + 2 ? k - 2 * HASH 
 
 static int oaep_key_ok(size_t k) { return k >= 2 * HASH + 2; }
 
-/* lHash = SHA-256 of the (empty) label. */
-static void label_hash(uint8_t l_hash[HASH]) { montu_sha256(l_hash, "", 0); }
+/* lHash = SHA-256 of the empty label (FIPS 180-4's well-known value; a constant saves a
+ * ~8,000-cycle SHA-256 block per encryption and decryption). */
+static const uint8_t EMPTY_LABEL_HASH[HASH] = {
+  0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14, 0x9a, 0xfb, 0xf4, 0xc8, 0x99, 0x6f, 0xb9, 0x24,
+  0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b, 0x93, 0x4c, 0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52, 0xb8, 0x55};
 
 int montu_rsa_encrypt_oaep_sha256(uint8_t *ciphertext, const montu_rsa_public_key *key,
                                   const uint8_t *message, size_t length) {
@@ -105,7 +108,7 @@ int montu_rsa_encrypt_oaep_sha256(uint8_t *ciphertext, const montu_rsa_public_ke
   em[0] = 0x00;
   int error = montu_random_bytes(seed, HASH);
   if (error) return error;
-  label_hash(db);                                      /* DB = lHash || 00..00 || 01 || M */
+  memcpy(db, EMPTY_LABEL_HASH, HASH);                  /* DB = lHash || 00..00 || 01 || M */
   memset(db + HASH, 0, db_length - HASH - length - 1);
   db[db_length - length - 1] = 0x01;
   if (length > 0) memcpy(db + db_length - length, message, length);
@@ -127,13 +130,12 @@ static uint32_t ct_is_zero(uint32_t x) { return 1 & (((x | (0u - x)) >> 31) ^ 1)
  * the encoding broke. Returns the message's offset in em, or 0 if the encoding is bad (a
  * message never starts at offset 0). */
 static size_t oaep_decode(uint8_t *em, size_t k) {
-  uint8_t *seed = em + 1, *db = em + 1 + HASH, l_hash[HASH];
+  uint8_t *seed = em + 1, *db = em + 1 + HASH;
   size_t db_length = k - HASH - 1;
   mgf1_xor(seed, HASH, db, db_length);                 /* seed = maskedSeed ^ MGF(maskedDB) */
   mgf1_xor(db, db_length, seed, HASH);                 /* DB = maskedDB ^ MGF(seed) */
-  label_hash(l_hash);
   uint32_t difference = em[0];                         /* Y must be 0 */
-  for (size_t i = 0; i < HASH; ++i) difference |= db[i] ^ l_hash[i];
+  for (size_t i = 0; i < HASH; ++i) difference |= db[i] ^ EMPTY_LABEL_HASH[i];
   uint32_t found = 0, garbage = 0, index = 0;          /* index: the 0x01 separator's offset */
   for (size_t i = HASH; i < db_length; ++i) {
     uint32_t is_one = ct_is_zero(db[i] ^ 1u), is_zero = ct_is_zero(db[i]);

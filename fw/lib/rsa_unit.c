@@ -78,6 +78,11 @@ void montu_rsa_unit_write(unsigned reg, const uint64_t *x, unsigned x_words, uns
     montu_cmd(INSN(WMMI, reg, 0, 0, 0, 0), x != NULL && i < x_words ? x[i] : 0);
 }
 
+void montu_rsa_unit_clear(void) {
+  for (unsigned reg = 0; reg < MONTU_NUM_REGS; ++reg)
+    if (reg <= R_ONE || reg >= TABLE) montu_cmd(INSN(LDZ, reg, 0, 0, 0, 0), 0);
+}
+
 unsigned montu_rsa_unit_flags(uint64_t number) { return MONTU_STATUS_FLAGS(montu_wait(number)); }
 
 static void cmd(uint32_t insn) { montu_cmd(insn, 0); }
