@@ -8,8 +8,9 @@
  *
  * Timing: the private operation (montu_rsa_private, and so signing and decryption) sends the
  * same commands and spends the same unit cycles for every message and every key of the same
- * sizes (fixed exponent lengths, Garner's recombination on the unit); OAEP decoding looks at the
- * whole encoding without an early exit. Key generation is NOT constant-time (like the Python
+ * sizes and public exponent (fixed exponent lengths, Garner's recombination on the unit, the
+ * check's square-and-multiply over the public e); OAEP decoding looks at the whole encoding
+ * without an early exit. Key generation is NOT constant-time (like the Python
  * stack's: candidates are rejected at random, and MINV's time follows its operands; see
  * src/montu/rsa/keygen.py). Public operations take time that depends on public data only.
  *
@@ -76,14 +77,15 @@ size_t montu_rsa_bytes(const montu_rsa_public_key *key);
 int montu_rsa_generate(montu_rsa_private_key *key, unsigned bits, uint64_t e,
                        void (*progress)(char));
 
-/* m = s^e mod n for 0 <= s < n (ceil(bits / 64) words each). Returns 0, MONTU_ERR_ARGUMENT,
- * MONTU_ERR_RSA_KEY, MONTU_ERR_RSA_RANGE or the unit's error. */
+/* m = s^e mod n for 0 <= s < n (ceil(bits / 64) words each; m may be s). Returns 0,
+ * MONTU_ERR_ARGUMENT, MONTU_ERR_RSA_KEY, MONTU_ERR_RSA_RANGE or the unit's error. */
 int montu_rsa_public(uint64_t *m, const montu_rsa_public_key *key, const uint64_t *s);
 
-/* m = c^d mod n for 0 <= c < n by the CRT (Garner on the unit), released only after the unit
- * confirmed m^e mod n = c (else MONTU_ERR_RSA_FAULT). Constant time: the commands and the unit
- * cycles depend on the lengths of n, p and q only. Returns 0, MONTU_ERR_ARGUMENT,
- * MONTU_ERR_RSA_KEY, MONTU_ERR_RSA_RANGE, MONTU_ERR_RSA_FAULT or the unit's error. */
+/* m = c^d mod n for 0 <= c < n (m may be c) by the CRT (Garner on the unit), released only
+ * after the unit confirmed m^e mod n = c (else MONTU_ERR_RSA_FAULT); the unit's registers are
+ * cleared after. Constant time: the commands and the unit cycles depend on the lengths of n, p
+ * and q and on the public e only. Returns 0, MONTU_ERR_ARGUMENT, MONTU_ERR_RSA_KEY,
+ * MONTU_ERR_RSA_RANGE, MONTU_ERR_RSA_FAULT or the unit's error. */
 int montu_rsa_private(uint64_t *m, const montu_rsa_private_key *key, const uint64_t *c);
 
 /* RSASSA-PKCS1-v1_5 with SHA-256 over a digest: signature = k bytes (checked by the private

@@ -13,7 +13,9 @@
 #include "rsa_internal.h"
 
 /* ------------------------------------------------------------------------- keys */
-static int size_ok(unsigned bits) { return bits >= MONTU_RSA_MIN_BITS && bits <= MONTU_RSA_MAX_BITS; }
+static int size_ok(unsigned bits) {
+  return bits >= MONTU_RSA_MIN_BITS && bits <= MONTU_RSA_MAX_BITS;
+}
 
 size_t montu_rsa_bytes(const montu_rsa_public_key *key) {
   return key != NULL && size_ok(key->bits) ? (key->bits + 7) / 8 : 0;
@@ -31,7 +33,8 @@ static int private_key_ok(const montu_rsa_private_key *key) {
   unsigned p_bits = montu_bit_length(key->p, MONTU_RSA_MAX_HALF_WORDS);
   unsigned q_bits = montu_bit_length(key->q, MONTU_RSA_MAX_HALF_WORDS);
   return (key->p[0] & 1) && (key->q[0] & 1) && p_bits > 1 && q_bits > 1 &&
-         128 * montu_rsa_words(p_bits) >= key->pub.bits && 128 * montu_rsa_words(q_bits) >= key->pub.bits;
+         128 * montu_rsa_words(p_bits) >= key->pub.bits &&
+         128 * montu_rsa_words(q_bits) >= key->pub.bits;
 }
 
 /* The words of n for an output buffer (0 when the key's size is out of range: unknown). */
@@ -43,11 +46,13 @@ static unsigned output_words(const montu_rsa_public_key *key) {
 int montu_rsa_public(uint64_t *m, const montu_rsa_public_key *key, const uint64_t *s) {
   if (m == NULL || key == NULL || s == NULL) return MONTU_ERR_ARGUMENT;
   unsigned words = output_words(key);
+  uint64_t input[MONTU_RSA_MAX_WORDS];             /* m may be s */
+  montu_rsa_copy(input, s, words);
   montu_rsa_wipe(m, words * sizeof m[0]);
   if (!public_key_ok(key)) return MONTU_ERR_RSA_KEY;
-  if (!montu_rsa_less(s, key->n, words)) return MONTU_ERR_RSA_RANGE;
+  if (!montu_rsa_less(input, key->n, words)) return MONTU_ERR_RSA_RANGE;
   montu_clear();                                   /* errors from before are not this call's */
-  montu_rsa_unit_exp_public(key->n, words, s, key->e);
+  montu_rsa_unit_exp_public(key->n, words, input, key->e);
   montu_read(R_Z, m, words);
   int error = montu_finish();
   if (error) montu_rsa_wipe(m, words * sizeof m[0]);
@@ -143,8 +148,10 @@ int montu_rsa_private_crt(uint64_t *m, const montu_rsa_private_key *key, const u
 int montu_rsa_private(uint64_t *m, const montu_rsa_private_key *key, const uint64_t *c) {
   if (m == NULL || key == NULL || c == NULL) return MONTU_ERR_ARGUMENT;
   unsigned words = output_words(&key->pub);
+  uint64_t input[MONTU_RSA_MAX_WORDS];             /* m may be c */
+  montu_rsa_copy(input, c, words);
   montu_rsa_wipe(m, words * sizeof m[0]);
   if (!private_key_ok(key)) return MONTU_ERR_RSA_KEY;
-  if (!montu_rsa_less(c, key->pub.n, words)) return MONTU_ERR_RSA_RANGE;
-  return montu_rsa_private_crt(m, key, c);
+  if (!montu_rsa_less(input, key->pub.n, words)) return MONTU_ERR_RSA_RANGE;
+  return montu_rsa_private_crt(m, key, input);
 }

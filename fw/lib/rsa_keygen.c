@@ -225,7 +225,8 @@ static int miller_rabin_round(const uint64_t *w, const uint64_t *m, unsigned a, 
   montu_cmd(INSN(MSUB, R_ACC0, R_ACC0, R_Y, 0, 0), 0);        /* -R    ("-1") */
   uint64_t to_one = montu_cmd(INSN(CMP, 0, R_X, R_Y, 0, 0), 0);
   uint64_t to_minus_one = montu_cmd(INSN(CMP, 0, R_X, R_ACC0, 0, 0), 0);
-  unsigned passed = eq(montu_rsa_unit_flags(to_minus_one)) | eq(MONTU_STATUS_FLAGS(montu_status_now(to_one)));
+  unsigned passed = eq(montu_rsa_unit_flags(to_minus_one)) |
+                    eq(MONTU_STATUS_FLAGS(montu_status_now(to_one)));
   for (unsigned i = 1; i < a && !passed; ++i) {
     montu_cmd(INSN(STARTMMI, R_X, R_X, R_X, 0, 0), 0);
     to_minus_one = montu_cmd(INSN(CMP, 0, R_X, R_ACC0, 0, 0), 0);
@@ -281,7 +282,8 @@ static int random_prime(uint64_t *w, search_t *search, const uint64_t *other) {
       montu_rsa_sub_small(w1, w, 1, words);
       verdict = coprime(search->e, w1, words);
     }
-    if (!verdict && other != NULL) verdict = far_apart_and_coprime_halves(w, other, search->bits, words);
+    if (!verdict && other != NULL)
+      verdict = far_apart_and_coprime_halves(w, other, search->bits, words);
     if (!verdict) verdict = probably_prime(w, search);
     if (verdict != REJECTED) {
       if (!verdict) report(search, '*');

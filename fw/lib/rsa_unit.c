@@ -117,7 +117,8 @@ void montu_rsa_unit_exp(const uint64_t *n, unsigned words, const uint64_t *lo,
   cmd(INSN(LDONE, R_ONE, 0, 0, 0, 0));
   cmd(INSN(STARTMMI, TABLE, R_ACC1, R_ONE, 0, 0));           /* T[0] = R  ("1") */
   cmd(INSN(MOV, TABLE + 1, R_X, 0, 0, 0));                   /* T[1] = base·R */
-  for (unsigned i = 2; i < (1u << WINDOW); ++i) cmd(INSN(STARTMMI, TABLE + i, TABLE + i - 1, R_X, 0, 0));
+  for (unsigned i = 2; i < (1u << WINDOW); ++i)
+    cmd(INSN(STARTMMI, TABLE + i, TABLE + i - 1, R_X, 0, 0));         /* T[i] = base^i·R */
   cmd(INSN(SHLX, R_EXP, R_EXP, 0, 0, WINDOW));
   cmd(INSN(MMX, R_ACC0, TABLE, TABLE, 0, WINDOW));           /* acc = T[top window] */
   for (unsigned w = 1; w < 64 * words / WINDOW; ++w) {
