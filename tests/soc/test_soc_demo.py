@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+import sys
 
 import pytest
 from cryptography.hazmat.primitives import hashes
@@ -139,3 +140,12 @@ def test_the_generated_definitions_carry_the_entropy_and_the_message():
     assert f'"{demo.MESSAGE.decode()}"' in text
     with pytest.raises(ValueError, match="48 bytes"):
         demo.demo_source(b"short")
+
+
+def test_the_demo_command_reports_a_run_that_does_not_finish_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "montu", "soc", "demo", "--seed", "t",
+                           "--max-cycles", "200000"], capture_output=True, text=True, timeout=900)
+    assert done.returncode != 0
+    errors = [line for line in done.stderr.splitlines() if line.startswith("montu: error:")]
+    assert errors == ["montu: error: demo.elf did not exit within 200,000 cycles"], done.stderr
+    assert "seed the Hash_DRBG" in done.stdout          # the steps before the limit were shown

@@ -46,7 +46,7 @@ CURVES = {"p256": "prime256v1", "sect283k1": "sect283k1"}
 Out = Callable[[str], None]
 
 TITLES = {
-    "seed": "seed the HMAC-DRBG with the host's entropy",
+    "seed": "seed the Hash_DRBG with the host's entropy",
     "sha256": "SHA-256 of the message",
     "rsa.keygen": "RSA-1024 key generation (Miller-Rabin on the unit)",
     "rsa.sign": "RSA PKCS#1 v1.5 signature (CRT, checked)",
