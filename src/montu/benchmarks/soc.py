@@ -260,8 +260,8 @@ def run(*, out: Path | None = None, progress: Callable[[str], None] | None = pri
     data = {"what": "firmware on the RTL SoC (CVA6 RV64IMAC + Montu on CV-X-IF, Verilator): "
                     "system cycles per call, the unit's busy cycles, the CPU's overhead",
             "machine": platform.machine(), "seed": SEED, "rows": [asdict(r) for r in rows]}
-    lines = ["op                 bits  samples  system cycles  unit cycles  CPU overhead  target   met",
-             *[f"{r.op:<18} {r.bits:>4}  {r.samples:>7}  {r.system_cycles:>13,}  {r.unit_cycles:>11,}  "
+    lines = ["op                       bits  samples  system cycles  unit cycles  CPU overhead  target   met",
+             *[f"{r.op:<24} {r.bits:>4}  {r.samples:>7}  {r.system_cycles:>13,}  {r.unit_cycles:>11,}  "
                f"{100 * r.cpu_overhead:>11.2f}%  {r.target_system_cycles or '':>7}  "
                f"{'' if r.met is None else ('yes' if r.met else 'NO')}" for r in rows]]
     return write_results(out or results_path("soc"), data, "\n".join(lines))
