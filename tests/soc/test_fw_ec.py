@@ -20,54 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from montu.arith import gf2m
 from montu.ec import encoding, window
 from montu.ec.curves import Curve, get_curve
 from montu.soc import run as soc_run
 from montu.soc.vectors import c_array, c_table, parse_words
 
+from ec import reference          # tests/ec/reference.py: host EC arithmetic (tests/ is on sys.path)
+
 SEED = bytes(range(100, 148))
 CURVES = {"P-256": "MONTU_CURVE_P256", "sect283k1": "MONTU_CURVE_SECT283K1"}
-
-Point = tuple[int, int] | None
-
-
-# ------------------------------------------------------------------ host arithmetic (tests only)
-
-def _add(c: Curve, p1: Point, p2: Point) -> Point:
-    if p1 is None:
-        return p2
-    if p2 is None:
-        return p1
-    (x1, y1), (x2, y2) = p1, p2
-    if c.is_binary:
-        f = c.modulus
-        if x1 == x2:
-            if y1 != y2 or x1 == 0:
-                return None
-            lam = x1 ^ gf2m.mulmod(y1, gf2m.inv(x1, f), f)
-        else:
-            lam = gf2m.mulmod(y1 ^ y2, gf2m.inv(x1 ^ x2, f), f)
-        x3 = gf2m.mulmod(lam, lam, f) ^ lam ^ x1 ^ x2 ^ c.a
-        return x3, gf2m.mulmod(lam, x1 ^ x3, f) ^ x3 ^ y1
-    p = c.modulus
-    if x1 == x2:
-        if (y1 + y2) % p == 0:
-            return None
-        lam = (3 * x1 * x1 + c.a) * pow(2 * y1, -1, p) % p
-    else:
-        lam = (y2 - y1) * pow(x2 - x1, -1, p) % p
-    x3 = (lam * lam - x1 - x2) % p
-    return x3, (lam * (x1 - x3) - y1) % p
-
-
-def _mul(c: Curve, k: int, point: Point) -> Point:
-    result = None
-    for bit in bin(k)[2:] if k > 0 else "":
-        result = _add(c, result, result)
-        if bit == "1":
-            result = _add(c, result, point)
-    return result
 
 
 # ------------------------------------------------------------------ OpenSSL (the CLI)
@@ -230,7 +191,7 @@ def _crafted(c: Curve, q: tuple[int, int], u1: int, u2: int) -> Case | None:
     """A valid signature with the given u1 = e/s and u2 = r/s (no private key needed): R = u1·G +
     u2·Q, r = x(R) mod n, s = r/u2, e = u1·s — possible when e fits the digest (P-256)."""
     n = c.n
-    point = _add(c, _mul(c, u1, c.generator), _mul(c, u2, q))
+    point = reference.add(c, reference.mul(c, u1, c.generator), reference.mul(c, u2, q))
     r = point[0] % n
     s = r * pow(u2, -1, n) % n
     e = u1 * s % n
@@ -256,7 +217,7 @@ def _inputs(name: str, tmp: Path) -> Inputs:
     words = -(-c.bits // 64)
     rng = random.Random(f"fw-ec-{name}")
     peer_d = rng.randrange(1, c.n)
-    peer = _mul(c, peer_d, c.generator)
+    peer = reference.mul(c, peer_d, c.generator)
     digest = hashlib.sha256(b"signed in firmware").digest()
     other = hashlib.sha256(b"signed by OpenSSL").digest()
     r, s = _openssl_sign(tmp, c, peer_d, peer, other)
@@ -277,7 +238,7 @@ def _inputs(name: str, tmp: Path) -> Inputs:
            (peer[0] | 1 << c.bits if c.is_binary else c.modulus, peer[1])]  # x out of range
     if c.is_binary:
         two_torsion = (0, 1)                                        # (0, √b), order 2
-        bad += [two_torsion, _add(c, peer, two_torsion)]            # on the curve, order 2n
+        bad += [two_torsion, reference.add(c, peer, two_torsion)]            # on the curve, order 2n
     # constant time: random scalars, and the edge ones (1, n − 1: −P on the binary ladder)
     ct = [rng.randrange(1, c.n), 1, c.n - 1] if c.is_binary else \
         [rng.randrange(1, c.n) | 1, rng.randrange(1, c.n) & ~1]
@@ -319,7 +280,7 @@ def test_ecdsa_and_ecdh_in_firmware_match_openssl(name, tmp_path):
     key = calls["keygen0"]
     assert key.err == 0
     d, q = key.values["d"], (key.values["qx"], key.values["qy"])
-    assert 1 <= d < c.n and _mul(c, d, c.generator) == q
+    assert 1 <= d < c.n and reference.mul(c, d, c.generator) == q
 
     # the firmware's signature: OpenSSL accepts it, the firmware too, not tampered ones
     sign = calls["sign0"]
@@ -334,7 +295,7 @@ def test_ecdsa_and_ecdh_in_firmware_match_openssl(name, tmp_path):
         assert calls[f"case{i}"].err == (0 if case.valid else 32), case.what
 
     # ECDH both ways, equal to the host's x(d·d_peer·G)
-    shared = _mul(c, d * peer_d % c.n, c.generator)[0]
+    shared = reference.mul(c, d * peer_d % c.n, c.generator)[0]
     assert (calls["ecdh0"].err, calls["ecdh0"].values["x"]) == (0, shared)
     assert (calls["ecdh_peer0"].err, calls["ecdh_peer0"].values["x"]) == (0, shared)
     # bad peer points: MONTU_ERR_POINT, nothing out; then the library still works
@@ -347,7 +308,7 @@ def test_ecdsa_and_ecdh_in_firmware_match_openssl(name, tmp_path):
     # k·P: right for every scalar, in the same unit cycles
     runs = [calls[f"ct{i}"] for i in range(len(ct))]
     for k, run in zip(ct, runs):
-        assert run.err == 0 and (run.values["x"], run.values["y"]) == _mul(c, k, inputs.ct_base), k
+        assert run.err == 0 and (run.values["x"], run.values["y"]) == reference.mul(c, k, inputs.ct_base), k
     assert len({run.unit for run in runs}) == 1
 
 
@@ -397,5 +358,5 @@ def test_a_faulty_signature_is_never_released(name, tmp_path):
         assert (calls[f"fault{fault}"].err, calls[f"fault{fault}"].values) == (33, {"r": 0, "s": 0})
     good = calls["fault3"]
     assert good.err == 0
-    assert _openssl_verifies(tmp_path, c, _mul(c, d, c.generator), digest, good.values["r"],
+    assert _openssl_verifies(tmp_path, c, reference.mul(c, d, c.generator), digest, good.values["r"],
                              good.values["s"])

@@ -9,6 +9,8 @@ import re
 
 from montu.soc import run as soc_run
 
+from drbg_model import HashDrbg
+
 # Lengths around the padding's edges (55/56/64 bytes) and a multi-block message.
 MESSAGE_LENGTHS = (0, 3, 55, 56, 63, 64, 65, 119, 1000)
 KEY_LENGTHS = (0, 20, 64, 65, 131)
@@ -19,38 +21,15 @@ def _message(length: int) -> bytes:
     return bytes((7 * i + 1) & 0xFF for i in range(length))
 
 
-SEEDLEN = 55       # bytes: 440 bits, SP 800-90A Table 2 for SHA-256
-
-
-def _hash_df(data: bytes) -> bytes:
-    out = b"".join(hashlib.sha256(bytes([counter]) + (8 * SEEDLEN).to_bytes(4, "big") + data).digest()
-                   for counter in (1, 2))
-    return out[:SEEDLEN]
-
-
 def _drbg(seed: bytes, requests: list[int]) -> list[bytes]:
-    """Hash_DRBG (SP 800-90A Rev. 1 §10.1.1) with SHA-256, no nonce/personalization beyond the
-    seed, no additional input; a request of 0 bytes stands for a reseed with the same seed."""
-    modulus = 1 << (8 * SEEDLEN)
-    v = _hash_df(seed)
-    c = _hash_df(b"\0" + v)
-    counter = 1
-    out = []
+    """The model's output for the requests; a request of 0 bytes stands for a reseed with the
+    same seed."""
+    drbg, out = HashDrbg(seed), []
     for length in requests:
         if length == 0:
-            v = _hash_df(b"\1" + v + seed)
-            c = _hash_df(b"\0" + v)
-            counter = 1
-            continue
-        data, chunk = int.from_bytes(v, "big"), b""
-        while len(chunk) < length:
-            chunk += hashlib.sha256(data.to_bytes(SEEDLEN, "big")).digest()
-            data = (data + 1) % modulus
-        out.append(chunk[:length])
-        h = hashlib.sha256(b"\3" + v).digest()
-        v = ((int.from_bytes(v, "big") + int.from_bytes(h, "big") + int.from_bytes(c, "big") + counter)
-             % modulus).to_bytes(SEEDLEN, "big")
-        counter += 1
+            drbg.reseed(seed)
+        else:
+            out.append(drbg.generate(length))
     return out
 
 

@@ -18,7 +18,6 @@ the CPU, and would take minutes of simulation.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import math
 import random
 import re
@@ -26,10 +25,14 @@ import re
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa, utils
 
-from montu.paths import repo_root
+from montu.arith.primes import is_probable_prime
 from montu.rsa import padding as montu_padding
+from montu.rsa.keygen import small_prime_product
 from montu.soc import run as soc_run
+from montu.soc.firmware import error_code
 from montu.soc.vectors import c_array, parse_words
+
+from drbg_model import HashDrbg
 
 SEED = hashlib.sha512(b"montu fw rsa test 163").digest()[:48]
 E = 65537
@@ -40,40 +43,11 @@ PKCS1 = padding.PKCS1v15()
 PREHASHED = utils.Prehashed(hashes.SHA256())
 
 
-def _error_code(name: str) -> int:
-    """An error code from the firmware's headers (one source of truth)."""
-    for header in ("montu_rsa.h", "montu.h", "montu_random.h"):
-        text = (repo_root() / "fw" / "include" / header).read_text()
-        match = re.search(rf"^#define {name} (\d+)", text, re.M)
-        if match:
-            return int(match.group(1))
-    raise KeyError(name)
-
-
 # ------------------------------------------------------------------------ Python checkers
-def _probably_prime(n: int, rng: random.Random, rounds: int = 40) -> bool:
-    """Miller–Rabin with pow (the test's own checker)."""
-    if n < 4 or n % 2 == 0:
-        return n in (2, 3)
-    a = ((n - 1) & -(n - 1)).bit_length() - 1
-    m = (n - 1) >> a
-    for _ in range(rounds):
-        z = pow(rng.randrange(2, n - 1), m, n)
-        if z in (1, n - 1):
-            continue
-        for _ in range(a - 1):
-            z = z * z % n
-            if z == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
 def _random_prime(bits: int, rng: random.Random) -> int:
     while True:
         w = rng.getrandbits(bits) | 3 << (bits - 2) | 1
-        if math.gcd(E, w - 1) == 1 and _probably_prime(w, rng):
+        if math.gcd(E, w - 1) == 1 and is_probable_prime(w, rng):
             return w
 
 
@@ -91,41 +65,13 @@ def _fixed_key(p_bits: int, q_bits: int, seed: str) -> rsa.RSAPrivateKey:
     return _key(p, q)
 
 
-class _Drbg:
-    """Hash_DRBG (SP 800-90A §10.1.1, SHA-256, seedlen 440 bits, no nonce, personalization or
-    additional input), as fw/lib/random.c."""
-
-    SEED_BYTES = 55
-
-    def __init__(self, seed: bytes):
-        self.v = self._hash_df(seed)
-        self.c = self._hash_df(b"\0" + self.v)
-        self.counter = 1
-
-    @classmethod
-    def _hash_df(cls, data: bytes) -> bytes:
-        bits = (8 * cls.SEED_BYTES).to_bytes(4, "big")
-        return b"".join(hashlib.sha256(bytes([i]) + bits + data).digest() for i in (1, 2))[:cls.SEED_BYTES]
-
-    def generate(self, length: int) -> bytes:
-        modulus, v = 1 << (8 * self.SEED_BYTES), int.from_bytes(self.v, "big")
-        out, data = b"", v
-        while len(out) < length:                       # Hashgen
-            out += hashlib.sha256(data.to_bytes(self.SEED_BYTES, "big")).digest()
-            data = (data + 1) % modulus
-        h = int.from_bytes(hashlib.sha256(b"\3" + self.v).digest(), "big")
-        v = (v + h + int.from_bytes(self.c, "big") + self.counter) % modulus
-        self.v, self.counter = v.to_bytes(self.SEED_BYTES, "big"), self.counter + 1
-        return out[:length]
-
-
 class _Pool:
     """rsa_keygen.c's random pool: 512-byte DRBG requests, bytes handed out in order."""
 
     SIZE = 512
 
     def __init__(self, seed: bytes):
-        self.drbg, self.data = _Drbg(seed), b""
+        self.drbg, self.data = HashDrbg(seed), b""
 
     def take(self, length: int) -> bytes:
         while len(self.data) < length:
@@ -144,21 +90,11 @@ class _Pool:
                 return x
 
 
-def _small_prime_product(below_bits: int) -> int:
-    product, candidate = 1, 3
-    while True:
-        if all(candidate % f for f in range(3, math.isqrt(candidate) + 1, 2)):
-            if (product * candidate).bit_length() > below_bits:
-                return product
-            product *= candidate
-        candidate += 2
-
-
 def _keygen_model(seed: bytes, bits: int, e: int = E) -> tuple[dict[str, int], str]:
     """montu_rsa_generate (= montu.rsa.keygen.generate) on the firmware's random stream, with
     Python integers: the key and the progress string it prints."""
     pool, half, events = _Pool(seed), bits // 2, []
-    sieve = _small_prime_product(half - 2)
+    sieve = small_prime_product(half - 2)
     rounds = 7 if half <= 512 else 5 if half <= 1024 else 4
 
     def miller_rabin(w: int) -> bool:
@@ -520,7 +456,7 @@ def test_rsa_firmware_against_python_and_openssl():
     timed, codes, hexes, values = _lines(run.output)
 
     # key generation: no entropy, no key; then exactly the model's key, and a valid one
-    assert codes["unseeded"] == _error_code("MONTU_ERR_NO_ENTROPY")
+    assert codes["unseeded"] == error_code("MONTU_ERR_NO_ENTROPY")
     assert codes["keygen512"] == 0
     expected, progress = _keygen_model(SEED, 512)
     assert re.search(r"^progress (\S*)$", run.output, re.M)[1] == progress
@@ -529,7 +465,7 @@ def test_rsa_firmware_against_python_and_openssl():
     gp, gq, gn, gd = generated["p"], generated["q"], generated["n"], generated["d"]
     checker = random.Random("checker")
     assert gn == gp * gq and gn.bit_length() == 512 and gp > gq
-    assert _probably_prime(gp, checker) and _probably_prime(gq, checker)
+    assert is_probable_prime(gp, checker) and is_probable_prime(gq, checker)
     assert gd * E % math.lcm(gp - 1, gq - 1) == 1 and gd > 1 << 256
     assert generated["dp"] == gd % (gp - 1) and generated["dq"] == gd % (gq - 1)
     assert generated["qinv"] * gq % gp == 1
@@ -544,13 +480,13 @@ def test_rsa_firmware_against_python_and_openssl():
     assert bytes.fromhex(hexes["sign512"]) == gen_key.sign(DIGEST, PKCS1, PREHASHED)
     assert bytes.fromhex(hexes["sign512"]) == pow(int.from_bytes(em, "big"), gd, gn).to_bytes(64, "big")
     assert codes["verify512"] == 0
-    assert codes["verify512_tampered"] == _error_code("MONTU_ERR_RSA_SIGNATURE")
-    assert codes["encrypt512"] == _error_code("MONTU_ERR_RSA_KEY")   # 64 bytes < 2·32 + 2: no OAEP
+    assert codes["verify512_tampered"] == error_code("MONTU_ERR_RSA_SIGNATURE")
+    assert codes["encrypt512"] == error_code("MONTU_ERR_RSA_KEY")   # 64 bytes < 2·32 + 2: no OAEP
 
     # the 1024-bit key: signatures both ways
     assert bytes.fromhex(hexes["sign"]) == key.sign(DIGEST, PKCS1, PREHASHED)
     assert codes["verify"] == codes["verify_openssl"] == 0
-    assert codes["verify_tampered"] == codes["verify_other_digest"] == _error_code("MONTU_ERR_RSA_SIGNATURE")
+    assert codes["verify_tampered"] == codes["verify_other_digest"] == error_code("MONTU_ERR_RSA_SIGNATURE")
 
     # OAEP: the firmware's ciphertexts decrypt in OpenSSL, OpenSSL's in the firmware
     assert codes["encrypt"] == codes["encrypt_empty"] == 0
@@ -560,7 +496,7 @@ def test_rsa_firmware_against_python_and_openssl():
     assert bytes.fromhex(hexes["decrypt"]) == bytes.fromhex(hexes["decrypt_openssl"]) == MESSAGE
     assert bytes.fromhex(hexes["decrypt_openssl_long"]) == long_message
     # bad ciphertexts: one error code, nothing in the outputs, and the library still works
-    decryption = _error_code("MONTU_ERR_RSA_DECRYPTION")
+    decryption = error_code("MONTU_ERR_RSA_DECRYPTION")
     for i in range(len(bad)):
         assert codes[f"decrypt_bad{i}"] == decryption, i
         assert f"decrypt_bad{i}_output length=0 any=0" in run.output
@@ -592,26 +528,26 @@ def test_rsa_firmware_against_python_and_openssl():
     assert codes["decrypt1000"] == codes["decrypt1000_openssl"] == 0
     assert bytes.fromhex(hexes["decrypt1000"]) == bytes.fromhex(hexes["decrypt1000_openssl"]) == MESSAGE
     assert codes["verify2048"] == codes["encrypt2048"] == 0
-    assert codes["verify2048_other_digest"] == _error_code("MONTU_ERR_RSA_SIGNATURE")
+    assert codes["verify2048_other_digest"] == error_code("MONTU_ERR_RSA_SIGNATURE")
     assert big.decrypt(bytes.fromhex(hexes["encrypt2048"]), OAEP) == MESSAGE
 
     # error paths
-    rng_range, key_error = _error_code("MONTU_ERR_RSA_RANGE"), _error_code("MONTU_ERR_RSA_KEY")
+    rng_range, key_error = error_code("MONTU_ERR_RSA_RANGE"), error_code("MONTU_ERR_RSA_KEY")
     assert codes["private_c_is_n"] == codes["public_s_is_n"] == codes["private_c_above_n"] == rng_range
     assert values["private_c_is_n_output"] == 0
     for name in ("generate_256", "generate_4104", "generate_1020", "generate_even_e", "generate_e_1"):
         assert codes[name] == key_error, name
-    assert codes["generate_null"] == codes["verify_null"] == _error_code("MONTU_ERR_ARGUMENT")
-    assert codes["encrypt_too_long"] == _error_code("MONTU_ERR_RSA_MESSAGE")
-    assert codes["decrypt_small_buffer"] == _error_code("MONTU_ERR_ARGUMENT")
-    assert codes["verify_s_is_n"] == codes["verify_even_n"] == _error_code("MONTU_ERR_RSA_SIGNATURE")
+    assert codes["generate_null"] == codes["verify_null"] == error_code("MONTU_ERR_ARGUMENT")
+    assert codes["encrypt_too_long"] == error_code("MONTU_ERR_RSA_MESSAGE")
+    assert codes["decrypt_small_buffer"] == error_code("MONTU_ERR_ARGUMENT")
+    assert codes["verify_s_is_n"] == codes["verify_even_n"] == error_code("MONTU_ERR_RSA_SIGNATURE")
     assert codes["decrypt_c_is_n"] == decryption
     assert codes["public_even_n"] == codes["sign_wrong_bits"] == codes["private_even_p"] == key_error
-    fault = _error_code("MONTU_ERR_RSA_FAULT")
+    fault = error_code("MONTU_ERR_RSA_FAULT")
     assert codes["sign_fault"] == codes["private_fault"] == fault
     assert hexes["sign_fault_output"] == "00" * 128 and values["private_fault_output"] == 0
     assert codes["sign_after_errors"] == 0 and hexes["sign_after_errors"] == hexes["sign"]
-    assert codes["encrypt_unseeded"] == _error_code("MONTU_ERR_NO_ENTROPY")
+    assert codes["encrypt_unseeded"] == error_code("MONTU_ERR_NO_ENTROPY")
 
     # the cost of each operation (printed with -s): the unit's share of the SoC's cycles
     for name in ("keygen512", "sign512", "sign", "verify", "encrypt", "decrypt"):

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from montu.ec import encoding as ec_encoding
-from montu.soc import demo
+from montu.soc import demo, firmware
 
 def _words(value: int, words: int) -> str:
     return " ".join(f"{(value >> (64 * i)) & (2**64 - 1):016x}" for i in reversed(range(words)))
@@ -35,7 +35,7 @@ def _rsa_lines() -> list[str]:
     signature = key.sign(demo.MESSAGE, padding.PKCS1v15(), hashes.SHA256())
     oaep = padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
     ciphertext = key.public_key().encrypt(demo.MESSAGE, oaep)
-    invalid = demo.library_error_code("montu_rsa.h", "MONTU_ERR_RSA_SIGNATURE")
+    invalid = firmware.error_code("MONTU_ERR_RSA_SIGNATURE")
     return ["progress .", "progress *",
             *[f"number rsa.{k} {_words(x, 16 if k in ('n', 'd') else 8)}" for k, x in numbers.items()],
             "number rsa.e 0000000000010001", _step("rsa.keygen"),
@@ -67,7 +67,7 @@ def _ec_lines(tag: str, tmp_path) -> list[str]:
     shared = int.from_bytes(subprocess.run(
         ["openssl", "pkeyutl", "-derive", "-inkey", "key.pem", "-peerkey", "peer_pub.pem"],
         cwd=tmp_path, capture_output=True, check=True).stdout, "big")
-    invalid = demo.library_error_code("montu_ec.h", "MONTU_ERR_EC_SIGNATURE")
+    invalid = firmware.error_code("MONTU_ERR_EC_SIGNATURE")
     number = lambda name, value: f"number {tag}.{name} {_words(value, words)}"  # noqa: E731
     return [number("d", d), number("qx", q[0]), number("qy", q[1]), _step(f"{tag}.keygen"),
             number("r", r), number("s", s), _step(f"{tag}.sign"), _step(f"{tag}.verify"),

@@ -67,15 +67,6 @@ for _tag, _name in (("p256", "P-256"), ("sect283k1", "sect283k1")):
     })
 
 
-def library_error_code(header: str, name: str) -> int:
-    """An error code of the firmware library, read from its header (one source of truth)."""
-    text = (repo_root() / "fw" / "include" / header).read_text()
-    match = re.search(rf"^#define {name} (\d+)", text, re.M)
-    if match is None:
-        raise MontuError(f"fw/include/{header} does not define {name}")
-    return int(match.group(1))
-
-
 class DemoError(MontuError):
     """A check of the SoC demo failed (the message says which)."""
 
@@ -139,8 +130,8 @@ class _Checker:
         tag, _, what = step.name.partition(".")
         expect_rejection = what.endswith("tampered")
         if expect_rejection:
-            invalid = (library_error_code("montu_rsa.h", "MONTU_ERR_RSA_SIGNATURE") if tag == "rsa"
-                       else library_error_code("montu_ec.h", "MONTU_ERR_EC_SIGNATURE"))
+            invalid = firmware.error_code("MONTU_ERR_RSA_SIGNATURE" if tag == "rsa"
+                                          else "MONTU_ERR_EC_SIGNATURE")
             if step.error != invalid:
                 raise DemoError(f"{step.name}: the firmware answered {step.error} for a tampered "
                                 f"signature, not {invalid} (invalid signature)")

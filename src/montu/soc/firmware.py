@@ -8,6 +8,7 @@ The cross compiler is Debian's `gcc-riscv64-unknown-elf` with `picolibc-riscv64-
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -43,6 +44,16 @@ def include_dir() -> Path:
 
 def library_sources() -> list[Path]:
     return sorted((firmware_root() / "lib").glob("*.c"))
+
+
+def error_code(name: str) -> int:
+    """An error code of the firmware library (`#define NAME code` in one of its headers: the
+    headers are the one source of the numbers)."""
+    for header in sorted(include_dir().glob("*.h")):
+        match = re.search(rf"^#define {name} (\d+)", header.read_text(), re.M)
+        if match:
+            return int(match.group(1))
+    raise MontuError(f"no fw/include header defines {name}")
 
 
 def check_toolchain() -> None:
