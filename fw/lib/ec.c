@@ -141,13 +141,7 @@ static int p256_r2_known;
  * once, then reloaded. */
 static void p256_session(void) {
   montu_load_modulus(montu_ec_p256_p, W);
-  if (!p256_r2_known) {
-    montu_load_r2(MONTU_EC_REG_R2, W, 256);
-    montu_read(MONTU_EC_REG_R2, p256_r2, W);
-    p256_r2_known = montu_finish() == 0;
-  } else {
-    montu_write(MONTU_EC_REG_R2, p256_r2, W);
-  }
+  montu_load_r2_cached(MONTU_EC_REG_R2, W, 256, p256_r2, &p256_r2_known);
 }
 
 void montu_ec_p256_forget(void) {

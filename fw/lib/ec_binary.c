@@ -84,13 +84,7 @@ static void session(void) {
   montu_cmd(INSN(SETMMI, 0, 0, 0, 1, W), 0);
   montu_write(0, montu_ec_sect283k1_f, W);
   montu_cmd(INSN(SETMOD, 0, 0, 0, 0, 0), 0);
-  if (!sect283k1_r2_known) {
-    montu_load_r2(MONTU_EC_BIN_REG_R2, W, M + 1);
-    montu_read(MONTU_EC_BIN_REG_R2, sect283k1_r2, W);
-    sect283k1_r2_known = montu_finish() == 0;
-  } else {
-    montu_write(MONTU_EC_BIN_REG_R2, sect283k1_r2, W);
-  }
+  montu_load_r2_cached(MONTU_EC_BIN_REG_R2, W, M + 1, sect283k1_r2, &sect283k1_r2_known);
 }
 
 void montu_ec_sect283k1_forget(void) {

@@ -9,9 +9,6 @@
 
 uint64_t montu_next;
 
-/* The driver's register roles (src/montu/driver.py). */
-enum { R_MOD = 0, R_X = 1, R_Y = 2, R_Z = 3, R_ACC0 = 4, R_ACC1 = 5, R_EXP = 6, R_ONE = 7 };
-enum { WINDOW = 4, TABLE = MONTU_NUM_REGS - (1 << WINDOW) };
 
 uint64_t montu_wait(uint64_t number) {
   uint64_t status = montu_status_now(number);
@@ -87,19 +84,17 @@ void montu_load_r2(unsigned reg, unsigned words, unsigned n_bits) {
   }
 }
 
-int montu_mod_exp(uint64_t *r, const uint64_t *b, const uint64_t *e, const uint64_t *n,
-                  unsigned words) {
-  if (r == NULL || b == NULL || e == NULL || n == NULL || words == 0 || words > MONTU_MAX_WORDS)
-    return MONTU_ERR_ARGUMENT;
-  unsigned n_bits = montu_bit_length(n, words);
-  if (n_bits < 2) return MONTU_ERR_ARGUMENT;
-  montu_clear();                                   /* errors from before are not this call's */
-  montu_load_modulus(n, words);
-  montu_load_r2(R_ACC1, words, n_bits);
-  montu_write(R_X, b, words);                      /* R_X = b·R mod n */
-  montu_cmd(INSN(STARTMMI, R_X, R_X, R_ACC1, 0, 0), 0);
-  montu_write(R_EXP, e, words);
+void montu_load_r2_cached(unsigned reg, unsigned words, unsigned n_bits, uint64_t *cache, int *known) {
+  if (!*known) {
+    montu_load_r2(reg, words, n_bits);
+    montu_read(reg, cache, words);
+    *known = montu_finish() == 0;
+  } else {
+    montu_write(reg, cache, words);
+  }
+}
 
+void montu_window_exp(unsigned words) {
   montu_cmd(INSN(LDONE, R_ONE, 0, 0, 0, 0), 0);
   montu_cmd(INSN(STARTMMI, TABLE, R_ACC1, R_ONE, 0, 0), 0);     /* T[0] = R  ("1") */
   montu_cmd(INSN(MOV, TABLE + 1, R_X, 0, 0, 0), 0);             /* T[1] = b·R */
@@ -115,6 +110,21 @@ int montu_mod_exp(uint64_t *r, const uint64_t *b, const uint64_t *e, const uint6
   }
   montu_cmd(INSN(STARTMMI, R_Z, R_ACC0, R_ONE, 0, 0), 0);       /* out of Montgomery form */
   montu_cmd(INSN(LDZ, R_EXP, 0, 0, 0, 0), 0);                   /* the exponent leaves the unit */
+}
+
+int montu_mod_exp(uint64_t *r, const uint64_t *b, const uint64_t *e, const uint64_t *n,
+                  unsigned words) {
+  if (r == NULL || b == NULL || e == NULL || n == NULL || words == 0 || words > MONTU_MAX_WORDS)
+    return MONTU_ERR_ARGUMENT;
+  unsigned n_bits = montu_bit_length(n, words);
+  if (n_bits < 2) return MONTU_ERR_ARGUMENT;
+  montu_clear();                                   /* errors from before are not this call's */
+  montu_load_modulus(n, words);
+  montu_load_r2(R_ACC1, words, n_bits);
+  montu_write(R_X, b, words);                      /* R_X = b·R mod n */
+  montu_cmd(INSN(STARTMMI, R_X, R_X, R_ACC1, 0, 0), 0);
+  montu_write(R_EXP, e, words);
+  montu_window_exp(words);
   montu_read(R_Z, r, words);
   int error = montu_finish();                      /* one wait: the sticky error of the whole call */
   if (error) {

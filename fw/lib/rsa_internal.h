@@ -10,9 +10,6 @@
 #include "montu_internal.h"
 #include "montu_rsa.h"
 
-/* The driver's register roles (src/montu/driver.py; fw/lib/montu.c uses the same). */
-enum { R_MOD = 0, R_X = 1, R_Y = 2, R_Z = 3, R_ACC0 = 4, R_ACC1 = 5, R_EXP = 6, R_ONE = 7 };
-
 /* 64-bit words holding `bits` bits (the unit's register length L = 64 * words for them). */
 static inline unsigned montu_rsa_words(unsigned bits) { return (bits + 63) / 64; }
 

@@ -8,7 +8,6 @@
  * of secrets. */
 #include "rsa_internal.h"
 
-enum { WINDOW = 4, TABLE = MONTU_NUM_REGS - (1 << WINDOW) };   /* the driver's window_bits */
 
 /* ------------------------------------------------------------------ words on the CPU */
 void montu_rsa_wipe(void *buffer, size_t length) {
@@ -114,20 +113,7 @@ void montu_rsa_unit_exp(const uint64_t *n, unsigned words, const uint64_t *lo,
                         const uint64_t *hi, const uint64_t *exponent) {
   exp_start(n, words, lo, hi);
   montu_write(R_EXP, exponent, words);        /* exponent_bits = L: no shift */
-  cmd(INSN(LDONE, R_ONE, 0, 0, 0, 0));
-  cmd(INSN(STARTMMI, TABLE, R_ACC1, R_ONE, 0, 0));           /* T[0] = R  ("1") */
-  cmd(INSN(MOV, TABLE + 1, R_X, 0, 0, 0));                   /* T[1] = base·R */
-  for (unsigned i = 2; i < (1u << WINDOW); ++i)
-    cmd(INSN(STARTMMI, TABLE + i, TABLE + i - 1, R_X, 0, 0));         /* T[i] = base^i·R */
-  cmd(INSN(SHLX, R_EXP, R_EXP, 0, 0, WINDOW));
-  cmd(INSN(MMX, R_ACC0, TABLE, TABLE, 0, WINDOW));           /* acc = T[top window] */
-  for (unsigned w = 1; w < 64 * words / WINDOW; ++w) {
-    for (unsigned s = 0; s < WINDOW; ++s) cmd(INSN(STARTMMI, R_ACC0, R_ACC0, R_ACC0, 0, 0));
-    cmd(INSN(SHLX, R_EXP, R_EXP, 0, 0, WINDOW));
-    cmd(INSN(MMX, R_ACC0, R_ACC0, TABLE, 0, WINDOW));
-  }
-  cmd(INSN(STARTMMI, R_Z, R_ACC0, R_ONE, 0, 0));             /* out of Montgomery form */
-  cmd(INSN(LDZ, R_EXP, 0, 0, 0, 0));                         /* the exponent leaves the unit */
+  montu_window_exp(words);
 }
 
 void montu_rsa_unit_exp_public(const uint64_t *n, unsigned words, const uint64_t *base,
