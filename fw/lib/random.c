@@ -115,15 +115,8 @@ int montu_random_below(uint64_t *x, const uint64_t *bound, unsigned words) {
     int error = montu_random_bytes(x, used * sizeof *x);
     if (error) return error;
     x[used - 1] &= top_mask;
-    /* 0 < x < bound; the comparison's branches tell only whether a candidate is rejected */
-    uint64_t any = 0, borrow = 0;
-    for (unsigned i = 0; i < words; ++i) {
-      any |= x[i];
-      uint64_t d = x[i] - bound[i];
-      uint64_t b1 = x[i] < bound[i];
-      borrow = b1 | (d < borrow);
-    }
-    if (any != 0 && borrow) return 0;
+    /* 0 < x < bound; the branch tells only whether a candidate is rejected */
+    if ((montu_mp_is_zero(x, words) ^ 1) & montu_mp_less(x, bound, words)) return 0;
   }
 }
 

@@ -47,10 +47,10 @@ int montu_rsa_public(uint64_t *m, const montu_rsa_public_key *key, const uint64_
   if (m == NULL || key == NULL || s == NULL) return MONTU_ERR_ARGUMENT;
   unsigned words = output_words(key);
   uint64_t input[MONTU_RSA_MAX_WORDS];             /* m may be s */
-  montu_rsa_copy(input, s, words);
+  montu_mp_copy(input, s, words);
   montu_rsa_wipe(m, words * sizeof m[0]);
   if (!public_key_ok(key)) return MONTU_ERR_RSA_KEY;
-  if (!montu_rsa_less(input, key->n, words)) return MONTU_ERR_RSA_RANGE;
+  if (!montu_mp_less(input, key->n, words)) return MONTU_ERR_RSA_RANGE;
   montu_clear();                                   /* errors from before are not this call's */
   montu_rsa_unit_exp_public(key->n, words, input, key->e);
   montu_read(R_Z, m, words);
@@ -149,9 +149,9 @@ int montu_rsa_private(uint64_t *m, const montu_rsa_private_key *key, const uint6
   if (m == NULL || key == NULL || c == NULL) return MONTU_ERR_ARGUMENT;
   unsigned words = output_words(&key->pub);
   uint64_t input[MONTU_RSA_MAX_WORDS];             /* m may be c */
-  montu_rsa_copy(input, c, words);
+  montu_mp_copy(input, c, words);
   montu_rsa_wipe(m, words * sizeof m[0]);
   if (!private_key_ok(key)) return MONTU_ERR_RSA_KEY;
-  if (!montu_rsa_less(input, key->pub.n, words)) return MONTU_ERR_RSA_RANGE;
+  if (!montu_mp_less(input, key->pub.n, words)) return MONTU_ERR_RSA_RANGE;
   return montu_rsa_private_crt(m, key, input);
 }

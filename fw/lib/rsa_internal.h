@@ -16,11 +16,8 @@ static inline unsigned montu_rsa_words(unsigned bits) { return (bits + 63) / 64;
 /* ----------------------------------------------------------------- words on the CPU */
 /* Overwrite `length` bytes with zeros in a way the compiler keeps (secrets on the stack). */
 void montu_rsa_wipe(void *buffer, size_t length);
-void montu_rsa_copy(uint64_t *r, const uint64_t *x, unsigned words);
 /* r = x (x_words words) widened with zeros to `words` words (x_words <= words). */
 void montu_rsa_widen(uint64_t *r, unsigned words, const uint64_t *x, unsigned x_words);
-/* 1 if a < b (public values: may branch). */
-int montu_rsa_less(const uint64_t *a, const uint64_t *b, unsigned words);
 /* r = x + small, r = x - small (the carry/borrow is dropped). */
 void montu_rsa_add_small(uint64_t *r, const uint64_t *x, uint64_t small, unsigned words);
 void montu_rsa_sub_small(uint64_t *r, const uint64_t *x, uint64_t small, unsigned words);

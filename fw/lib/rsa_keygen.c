@@ -95,7 +95,7 @@ static int random_below(search_t *search, uint64_t *x, const uint64_t *bound, un
     int error = random_bytes(search, x, used * sizeof x[0]);
     if (error) return error;
     if (bits % 64) x[used - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
-    if (montu_bit_length(x, words) != 0 && montu_rsa_less(x, bound, words)) return 0;
+    if (montu_bit_length(x, words) != 0 && montu_mp_less(x, bound, words)) return 0;
   }
 }
 
@@ -127,7 +127,7 @@ static void small_prime_product(uint64_t *product, unsigned words, unsigned belo
     if (!is_small_prime(c)) continue;
     if (mul_small(next, product, c, words) != 0 || montu_bit_length(next, words) > below_bits)
       return;
-    montu_rsa_copy(product, next, words);
+    montu_mp_copy(product, next, words);
   }
 }
 

@@ -19,19 +19,8 @@ void montu_rsa_wipe(void *buffer, size_t length) {
   __asm__ volatile("" : : "r"(buffer) : "memory");   /* the stores happen: memory is "used" */
 }
 
-void montu_rsa_copy(uint64_t *r, const uint64_t *x, unsigned words) {
-  for (unsigned i = 0; i < words; ++i) r[i] = x[i];
-}
-
 void montu_rsa_widen(uint64_t *r, unsigned words, const uint64_t *x, unsigned x_words) {
   for (unsigned i = 0; i < words; ++i) r[i] = i < x_words ? x[i] : 0;
-}
-
-int montu_rsa_less(const uint64_t *a, const uint64_t *b, unsigned words) {
-  for (unsigned i = words; i-- > 0;) {
-    if (a[i] != b[i]) return a[i] < b[i];
-  }
-  return 0;
 }
 
 void montu_rsa_add_small(uint64_t *r, const uint64_t *x, uint64_t small, unsigned words) {
