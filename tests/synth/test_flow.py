@@ -249,3 +249,12 @@ def test_parse_log_gives_the_placer_estimate_and_the_utilisation():
     assert fmax == pytest.approx(19.41)
     assert used == {"DP16KD": 42, "TRELLIS_COMB": 38249}
     assert flow.parse_log("nothing") == (None, {})
+
+
+def test_router_options_reach_nextpnr_only_when_asked_for():
+    default = flow.nextpnr_args(Device(), "build/synth/x")
+    assert "--router" not in default and "--tmg-ripup" not in default
+    args = flow.nextpnr_args(Device(router="router2", tmg_ripup=True), "build/synth/x")
+    assert args[args.index("--router") + 1] == "router2" and "--tmg-ripup" in args
+    with pytest.raises(MontuError, match="router must be one of router1, router2"):
+        Device(router="router3")

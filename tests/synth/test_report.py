@@ -167,3 +167,30 @@ def test_routing_times_name_the_routed_wide_runs_and_count_the_estimates():
     assert "1 of 2 are placement estimates" in text
     assert performance._routing_times([narrow]) == []
     assert "all routed" in " ".join(performance._routing_times([routed]))
+
+
+def test_issue_23_times_are_cycles_over_the_same_builds_post_route_fmax(tmp_path: Path):
+    results = tmp_path / "results"
+    results.mkdir()
+    pipelined = {**_synth_run(64, 2, 4096, 100.0), "seconds": {"nextpnr": 1800.0},
+                 "config": {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32, "Pipelined": 1},
+                 "device": {"device": "LFE5U-85F", "package": "CABGA381", "speed": 6,
+                            "router": "router2"}}
+    default = {**_synth_run(64, 2, 4096, 50.0), "seconds": {"nextpnr": 1200.0},
+               "fmax_stage": "post-placement estimate (routing did not finish)"}
+    _write(results, "synth", {"flow": {}, "runs": [default, pipelined]})
+    ecc = {"rows": [{"curve": "prime256v1", "op": "scalar_mult", "cycles": 90000.0},
+                    {"curve": "prime256v1", "op": "sign", "cycles": 60000.0}]}
+    _write(results, "ecc", ecc)
+    _write(results, "ecc_pipelined", {"rows": [
+        {"curve": "prime256v1", "op": "scalar_mult", "cycles": 110000.0}]})
+    _write(results, "rsa_pipelined", {"rows": [{"op": "private-crt", "bits": 2048, "cycles": 700000}]})
+    text = performance.generate(results_dir=results, output=tmp_path / "performance.md").read_text()
+    section = text.split("## Targets of issue #23")[1].split("\n## ")[0]
+    # default: 90,000 cycles at a 50 MHz placement estimate = 1.8 ms, marked and never "met"
+    assert "| P-256 constant-time k·P | ≤ 1 ms | 90,000 cycles = 1.8 ms ‡ | no | " \
+           "110,000 cycles = 1.1 ms | no |" in section
+    assert "| RSA-2048 private (CRT, checked) | ≤ 7.5 ms | not measured yet | — | " \
+           "700,000 cycles = 7 ms | yes |" in section
+    assert "| fmax | ≥ 100 MHz | 50.0 MHz (placement estimate ‡) | no | 100.0 MHz | yes |" in section
+    assert "30 min (router2) | yes |" in section and "cut before routing ended" in section

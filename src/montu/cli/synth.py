@@ -38,6 +38,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     synth.add_argument("--speed", type=positive_integer, default=6, help="ECP5 speed grade 6, 7, 8 (default 6)")
     synth.add_argument("--seed", type=non_negative_integer, default=1, help="nextpnr placer seed (default 1)")
     synth.add_argument("--freq", type=positive_number, default=100.0, help="target fmax in MHz (default 100)")
+    synth.add_argument("--router", choices=("router1", "router2"), default="router1",
+                       help="nextpnr's router (default router1, nextpnr's own default)")
+    synth.add_argument("--tmg-ripup", action="store_true",
+                       help="nextpnr --tmg-ripup: timing-driven rip-up while routing")
     synth.add_argument("--timeout", type=positive_number, default=7200.0,
                        help="seconds each tool may run per configuration (default 7200)")
     synth.add_argument("-o", "--output", type=Path, default=Path("bench/results/synth.json"))
@@ -63,7 +67,8 @@ def _synth_runs(args: argparse.Namespace) -> int:
     from montu.synth import SWEEP, Device, SynthConfig, flow, results
     from montu.synth.progress import Progress
 
-    device = Device(speed=args.speed, seed=args.seed, target_mhz=args.freq)
+    device = Device(speed=args.speed, seed=args.seed, target_mhz=args.freq, router=args.router,
+                    tmg_ripup=args.tmg_ripup)
     if args.sweep and args.pipelined:
         raise MontuError("--pipelined is for one configuration; --sweep runs the default "
                          "configurations only")

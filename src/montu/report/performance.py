@@ -263,6 +263,82 @@ def targets_section(synth: dict | None) -> str:
     return "\n".join(out + [""])
 
 
+# Issue #23: wall time per operation on the whole unit (W64/L2/4096, post-route fmax), per build.
+# (label, bench results key, selector, target in µs)
+TIME_TARGETS: tuple[tuple[str, str, tuple[str, str | int], float], ...] = (
+    ("P-256 constant-time k·P", "ecc", ("prime256v1", "scalar_mult"), 1000.0),
+    ("ECDSA P-256 sign", "ecc", ("prime256v1", "sign"), 500.0),
+    ("ECDSA P-256 verify", "ecc", ("prime256v1", "verify"), 1400.0),
+    ("RSA-2048 private (CRT, checked)", "rsa", ("private-crt", 2048), 7500.0),
+    ("sect283k1 k·P", "ecc", ("sect283k1", "scalar_mult"), 1200.0),
+)
+TARGET_PNR_MINUTES = 40.0
+
+
+def _bench_cycles(data: dict | None, key: tuple[str, str | int]) -> float | None:
+    """Mean cycles of one row of an ecc (curve, op) or rsa (op, bits) results file."""
+    for row in (data or {}).get("rows", []):
+        if (row.get("curve"), row.get("op")) == key or (row.get("op"), row.get("bits")) == key:
+            cycles = row.get("cycles")
+            return float(cycles) if isinstance(cycles, (int, float)) else None
+    return None
+
+
+def timing_targets_section(results: dict[str, Any]) -> str:
+    """Issue #23's targets: each operation's cycles (RTL benchmarks of that build) divided by
+    the same build's post-route fmax, and the whole-unit place-and-route time."""
+    synth = results.get("synth")
+    out = ["## Targets of issue #23: time per operation (W64/L2/4096, ECP5-85 speed 6)", "",
+           "Time = the build's cycles (`montu bench ecc|rsa [--pipelined]`, RTL) ÷ the same "
+           "build's whole-unit fmax (`montu synth [--pipelined]`). Only a post-route fmax can meet "
+           "a target; a placement estimate (‡) is shown for orientation.", ""]
+    builds = []
+    for pm, suffix in ((0, ""), (1, "_pipelined")):
+        run = find_run(synth, **MAIN_CONFIG, Pipelined=pm)
+        if run is not None:
+            builds.append((pm, run, {k: results.get(k + suffix) for k in ("ecc", "rsa")}))
+    if not builds:
+        return "\n".join(out + [f"{NOT_YET} (run `montu synth`).", ""])
+    headers = ["figure", "target"]
+    for pm, _, _ in builds:
+        headers += ["Pipelined = 1" if pm else "default build", "met"]
+    rows: list[list[Any]] = []
+    fmax_row: list[Any] = ["fmax", f"≥ {TARGET_FMAX_MHZ:g} MHz"]
+    for _, run, _ in builds:
+        routed = run.get("fmax_stage", "post-route") == "post-route"
+        fmax_row += [fmax_text(run, " MHz"), "yes" if routed and run["fmax_mhz"] >= TARGET_FMAX_MHZ
+                     else "no"]
+    rows.append(fmax_row)
+    for label, kind, key, target_us in TIME_TARGETS:
+        row: list[Any] = [label, f"≤ {_fmt_time(target_us)}"]
+        for _, run, data in builds:
+            cycles = _bench_cycles(data[kind], key)
+            if cycles is None:
+                row += [NOT_YET, "—"]
+                continue
+            routed = run.get("fmax_stage", "post-route") == "post-route"
+            us = cycles / float(run["fmax_mhz"])
+            row += [f"{cycles:,.0f} cycles = {_fmt_time(us)}{'' if routed else ' ‡'}",
+                    "yes" if routed and us <= target_us else "no"]
+        rows.append(row)
+    pnr_row: list[Any] = ["whole-unit place and route", f"≤ {TARGET_PNR_MINUTES:g} min"]
+    for _, run, _ in builds:
+        seconds = run.get("seconds", {}).get("nextpnr")
+        routed = run.get("fmax_stage", "post-route") == "post-route"
+        router = run.get("device", {}).get("router", "router1")
+        if seconds is None:
+            pnr_row += ["—", "—"]
+        else:
+            minutes = seconds / 60
+            pnr_row += [f"{minutes:.0f} min ({router}{'' if routed else ', cut before routing ended'})",
+                        "yes" if routed and minutes <= TARGET_PNR_MINUTES else "no"]
+    rows.append(pnr_row)
+    out.append(table(headers, rows))
+    if any(r.get("fmax_stage", "post-route") != "post-route" for _, r, _ in builds):
+        out += ["", "‡ at nextpnr's placement estimate: routing did not finish."]
+    return "\n".join(out + [""])
+
+
 def _path_text(run: dict) -> str:
     ends = " → ".join(f"`{p}`" for p in run.get("critical_path", []))
     makeup = run.get("critical_path_makeup") or ""
@@ -845,6 +921,7 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         "nextpnr-ecp5 on a Lattice ECP5-85). `montu report` rebuilds this page and its plots.",
         "",
         headline_section(unit, rsa, synth, ecc),
+        timing_targets_section(results),
         targets_section(synth),
         synth_section(synth, rtl_now),
         fmax_section(synth, rtl_now),

@@ -120,6 +120,9 @@ class EngineSynthConfig:
         return {"engine": self.engine} | dict(self.parameters)
 
 
+ROUTERS = ("router1", "router2")
+
+
 @dataclass(frozen=True)
 class Device:
     """The FPGA and the place-and-route settings (nextpnr-ecp5 options)."""
@@ -131,12 +134,16 @@ class Device:
     speed: int = 6            # the slowest grade of the LFE5U-85F (e.g. ULX3S: LFE5U-85F-6BG381C)
     seed: int = 1
     target_mhz: float = 100.0
+    router: str = "router1"   # nextpnr's default; router2 routes congested designs much faster
+    tmg_ripup: bool = False   # nextpnr --tmg-ripup: timing-driven rip-up in the router
 
     def __post_init__(self) -> None:
         if self.speed not in (6, 7, 8):
             raise MontuError(f"ECP5 speed grade must be 6, 7 or 8 (got {self.speed})")
         if self.target_mhz <= 0:
             raise MontuError(f"target frequency must be positive (got {self.target_mhz} MHz)")
+        if self.router not in ROUTERS:
+            raise MontuError(f"router must be one of {', '.join(ROUTERS)} (got {self.router!r})")
 
 
 # Issue #6: Word ∈ {32, 64} × Lanes ∈ {1, 2, 4} × MaxBits ∈ {1024, 4096}, NumRegs = 32; the main

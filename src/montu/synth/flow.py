@@ -131,7 +131,9 @@ def nextpnr_args(device: Device, workdir: str) -> list[str]:
     return [device.nextpnr_device, "--package", device.package, "--speed", str(device.speed),
             "--out-of-context", "--seed", str(device.seed), "--freq", f"{device.target_mhz:g}",
             "--timing-allow-fail", "--json", f"{workdir}/{TOP}.json",
-            "--report", f"{workdir}/report.json", "-l", f"{workdir}/nextpnr.log", "-q"]
+            "--report", f"{workdir}/report.json", "-l", f"{workdir}/nextpnr.log", "-q",
+            *(["--router", device.router] if device.router != "router1" else []),
+            *(["--tmg-ripup"] if device.tmg_ripup else [])]
 
 
 def tool(name: str) -> str:

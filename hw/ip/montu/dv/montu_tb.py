@@ -237,8 +237,12 @@ async def test_response_hold(dut):
     dut.cmd_valid_i.value = 1
     await RisingEdge(dut.clk_i)
     dut.cmd_valid_i.value = 0
+    # the unit captures the command word whenever it could accept one (valid or not): commands
+    # on the bus without cmd_valid_i, while the response waits and while idle, must do nothing
+    ignored = [(encode("WIPE"), 0), (encode("WMMI", rd=3), 0xdead), (encode("LDZ", rd=3), 0)]
     await RisingEdge(dut.rsp_valid_o)
-    for _ in range(5):
+    for i in range(5):
+        dut.cmd_insn_i.value, dut.cmd_data_i.value = ignored[i % len(ignored)]
         await RisingEdge(dut.clk_i)
         await Timer(1, unit="ns")
         assert int(dut.rsp_valid_o.value) == 1 and int(dut.cmd_ready_o.value) == 0
@@ -248,6 +252,11 @@ async def test_response_hold(dut):
     await Timer(1, unit="ns")
     assert int(dut.rsp_valid_o.value) == 0 and int(dut.cmd_ready_o.value) == 1
     u.sim.execute(encode("RMMI", ra=3))          # keep the simulator in step
+    for i in range(4):                           # idle, with commands on the bus but not valid
+        dut.cmd_insn_i.value, dut.cmd_data_i.value = ignored[i % len(ignored)]
+        await RisingEdge(dut.clk_i)
+    for _ in range(u.W):                         # R3 unchanged (checked against the simulator)
+        await u.cmd("RMMI", ra=3)
 
 
 async def mont_case(u: Unit, L: int, gf2m: int, x: int, y: int, n: int, *, rd=3, ra=1, rb=2, rn=4):

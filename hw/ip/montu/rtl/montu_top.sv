@@ -554,12 +554,14 @@ module montu_top
 
     unique case (state_q)
       StIdle: begin
-        cyc_d = '0;
-        if (cmd_valid_i) begin
-          insn_d  = cmd_insn_i;
-          data_d  = cmd_data_i;
-          state_d = StDec;
-        end
+        // The command word is captured whenever the unit can accept one, whether or not
+        // cmd_valid_i is high: then only state_q (and rsp_valid_q) depend on the handshake, not
+        // the clock enables of ~100 instruction and data flip-flops (a wide, slow net that
+        // limited the pipelined build's fmax). Nothing reads insn_q or data_q in StIdle/StResp.
+        cyc_d  = '0;
+        insn_d = cmd_insn_i;
+        data_d = cmd_data_i;
+        if (cmd_valid_i) state_d = StDec;
       end
 
       StDec: begin
@@ -656,17 +658,14 @@ module montu_top
         end
       end
 
-      StResp: begin
-        cyc_d = cyc_q;
+      StResp: begin   // captured as in StIdle (cyc_q is not read here)
+        cyc_d  = '0;
+        insn_d = cmd_insn_i;
+        data_d = cmd_data_i;
         if (rsp_ready_i) begin
           rsp_valid_d = 1'b0;
-          state_d     = StIdle;
-          if (cmd_valid_i) begin   // back to back: the next command in the response's cycle
-            cyc_d   = '0;
-            insn_d  = cmd_insn_i;
-            data_d  = cmd_data_i;
-            state_d = StDec;
-          end
+          // back to back: the next command in the response's cycle
+          state_d     = cmd_valid_i ? StDec : StIdle;
         end
       end
 
