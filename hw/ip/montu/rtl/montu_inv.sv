@@ -270,10 +270,11 @@ module montu_inv #(
     logic [ExtBits-1:0] a, b, c, d;
   } ext_t;
 
-  // S1a: the borrow chains of the subtract, and the extensions of the operands a, b (taken at
-  // word W-1, one bit wider: a difference).
+  // S1a: the borrow chains of the subtract (both directions: [0] u - v, a - c, b - d; [1] the
+  // reverse), and the extensions of the operands a, b (taken at word W-1, one bit wider: a
+  // difference).
   typedef struct packed {
-    logic             bw, bp, bq;
+    logic [1:0]       bw, bp, bq;
     logic [ExtBits:0] pe, qe;
   } s1a_t;
 
@@ -394,7 +395,8 @@ module montu_inv #(
   logic [Word-1:0]    w_f, w_s, p_f, p_s, q_f, q_s, w_cur, p_cur, q_cur;
   logic [ExtBits-1:0] pe_f, pe_s, qe_f, qe_s;
   logic [ExtBits:0]   pe_b0, pe_b1, qe_b0, qe_b1;   // f - s without / with the word's borrow
-  logic [Word:0]      w_sub, p_sub, q_sub;
+  logic [Word-1:0]    w_sub;
+  logic [Word:0]      p_sub, q_sub, w_uv, w_vu, p_ac, p_ca, q_bd, q_db;
 
   // S1a -> S1b: the words after the subtract.
   typedef struct packed {
@@ -454,10 +456,19 @@ module montu_inv #(
     qe_f = p1.side ? ext_q.d : ext_q.b;
     qe_s = p1.side ? ext_q.b : ext_q.d;
 
-    // Word j of f - s - borrow (the borrow chain restarts at word 0).
-    w_sub = {1'b0, w_f} - {1'b0, w_s} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bw)};
-    p_sub = {1'b0, p_f} - {1'b0, p_s} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bp)};
-    q_sub = {1'b0, q_f} - {1'b0, q_s} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bq)};
+    // Word j of f - s - borrow (the borrow chain restarts at word 0). Both directions are
+    // subtracted straight from the memories' registered words and the pass's side picks one
+    // after the carry chains: the side is decided at word 0 (a few levels of logic from the
+    // flags) and selects 6 x Word bits, so it must not sit in front of a Word-bit carry chain.
+    w_uv = {1'b0, rdata[MemU]} - {1'b0, rdata[MemV]} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bw[0])};
+    w_vu = {1'b0, rdata[MemV]} - {1'b0, rdata[MemU]} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bw[1])};
+    p_ac = {1'b0, rdata[MemA]} - {1'b0, rdata[MemC]} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bp[0])};
+    p_ca = {1'b0, rdata[MemC]} - {1'b0, rdata[MemA]} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bp[1])};
+    q_bd = {1'b0, rdata[MemB]} - {1'b0, rdata[MemD]} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bq[0])};
+    q_db = {1'b0, rdata[MemD]} - {1'b0, rdata[MemB]} - {{Word{1'b0}}, (s1_first ? 1'b0 : s1a_q.bq[1])};
+    w_sub = p1.side ? w_vu[Word-1:0] : w_uv[Word-1:0];
+    p_sub = p1.side ? p_ca : p_ac;
+    q_sub = p1.side ? q_db : q_bd;
     if (!p1.diff) begin
       w_cur = w_f;
       p_cur = p_f;
@@ -467,13 +478,13 @@ module montu_inv #(
       p_cur = p_f ^ p_s;
       q_cur = q_f ^ q_s;
     end else begin
-      w_cur = w_sub[Word-1:0];
+      w_cur = w_sub;
       p_cur = p_sub[Word-1:0];
       q_cur = q_sub[Word-1:0];
     end
-    s1a_d.bw = w_sub[Word];
-    s1a_d.bp = p_sub[Word];
-    s1a_d.bq = q_sub[Word];
+    s1a_d.bw = {w_vu[Word], w_uv[Word]};
+    s1a_d.bp = {p_ca[Word], p_ac[Word]};
+    s1a_d.bq = {q_db[Word], q_bd[Word]};
 
     // Extensions of a and b (taken at word W-1, with its borrow out). GF(p): carry select, both
     // differences are ready when the word subtract's borrow picks one.
