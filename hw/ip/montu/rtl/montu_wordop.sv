@@ -172,6 +172,21 @@ module montu_wordop
     end
   end
 
+  // The classes stages C and D select by, registered at start (op_i is held for the command,
+  // and no word reaches stage C before the cycle after start_i in either build): their result
+  // multiplexers then select from flip-flops instead of decoding the 8-bit opcode.
+  typedef struct packed {
+    logic mod3;   // MADD, MSUB, MDBL: D or V by the select bit
+    logic mlin;
+    logic msub;
+  } late_cls_t;
+  late_cls_t cls_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)      cls_q <= '0;
+    else if (start_i) cls_q <= '{mod3: (op_i == OpMadd) || (op_i == OpMsub) || (op_i == OpMdbl),
+                                 mlin: (op_i == OpMlin), msub: (op_i == OpMsub)};
+  end
+
   // ---------------------------------------------------------------------------------------
   // Stage boundaries: a register each with Pipelined = 1, wires otherwise
   // ---------------------------------------------------------------------------------------
@@ -459,7 +474,7 @@ module montu_wordop
     cd_d.ctl = bc_q.ctl;
     cd_d.st  = bc_q.st;
     cd_d.x   = bc_q.x;
-    if (op_i == OpMsub)  cd_d.d = sum_vn[Word-1:0];
+    if (cls_q.msub)      cd_d.d = sum_vn[Word-1:0];
     else if (gf2m_i)     cd_d.d = bc_q.x ^ bc_q.nm[1];
     else                 cd_d.d = dif_vn[Word-1:0];
     {cd_d.cs, cd_d.s} = add_ci(bc_q.sa, bc_q.sb, first ? lin_neg_a : lin_cs_q);
@@ -491,8 +506,9 @@ module montu_wordop
   logic [MlinChains:1] lin_ge_q, lin_ge;     // E_i >= 0 (latched at the end of pass 1)
 
   always_comb begin
-    logic [7:0][Word-1:0] e;   // E_0 .. E_6 (7: 0)
-    logic [2:0]           cnt;   // s
+    logic [7:0][Word-1:0] e;      // E_0 .. E_6 (7: 0)
+    logic [Word-1:0]      e_s;    // E_s
+    logic [MlinChains+1:0] ge;    // 1, lin_ge_q, 0: a thermometer code
 
     e = '0;
     for (int unsigned i = 0; i <= MlinChains; i++) begin
@@ -503,17 +519,19 @@ module montu_wordop
       lin_ge[i] = lin_ce_d[i] ? at_least_neg(cd_q.base[i], 2'(cd_q.cs) + 2'(cd_q.cp[i]) + 2'd1)
                               : at_least_neg(cd_q.base[i], 2'(cd_q.cs) + 2'(cd_q.cp[i]));
     end
-    // E_i does not grow with i, so lin_ge_q is 1 .. 1 0 .. 0 and s is the number of ones
-    cnt = {lin_ge_q[4], (lin_ge_q[2] & ~lin_ge_q[4]) | lin_ge_q[6],
-           (lin_ge_q[1] & ~lin_ge_q[2]) | (lin_ge_q[3] & ~lin_ge_q[4]) | (lin_ge_q[5] & ~lin_ge_q[6])};
+    // E_i does not grow with i, so lin_ge_q is 1 .. 1 0 .. 0 and s is the number of ones:
+    // E_s is the chain where the ones end (an AND-OR of flip-flop selects, no count to decode)
+    ge  = {1'b0, lin_ge_q, 1'b1};
+    e_s = '0;
+    for (int unsigned i = 0; i <= MlinChains; i++) begin
+      e_s = e_s | (e[i] & {Word{ge[i] & ~ge[i+1]}});
+    end
 
     dw_d.ctl = cd_q.ctl;
     dw_d.st  = cd_q.st;
-    unique case (op_i)
-      OpMadd, OpMsub, OpMdbl: dw_d.r = sel_q ? cd_q.d : cd_q.x;
-      OpMlin:                 dw_d.r = gf2m_i ? cd_q.x : e[cnt];   // written in pass 2: Elow_s
-      default:                dw_d.r = cd_q.x;
-    endcase
+    if (cls_q.mod3)                dw_d.r = sel_q ? cd_q.d : cd_q.x;
+    else if (cls_q.mlin && !gf2m_i) dw_d.r = e_s;          // written in pass 2: Elow_s
+    else                           dw_d.r = cd_q.x;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
