@@ -34,6 +34,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     _output_option(ecc, "ecc")
     ecc.set_defaults(func=_bench_ecc)
 
+    mix = kinds.add_parser("mix", help="instruction mix of one k·P on both builds (Pipelined = 0 "
+                                       "and 1): where the cycles go")
+    mix.add_argument("--backend", choices=("rtl", "sim"), default="sim",
+                     help="sim: the cycle-exact simulator (default); rtl: the Verilated RTL")
+    mix.add_argument("--curves", default=None,
+                     help="comma-separated OpenSSL curve names (default: prime256v1,sect283k1)")
+    mix.add_argument("-o", "--output", type=Path, default=None,
+                     help="results file (default bench/results/mix.json)")
+    mix.set_defaults(func=_bench_mix)
 
     engines = kinds.add_parser("engines", help="the same operations on every engine (cycles, time at its fmax)")
     engines.add_argument("--backend", choices=("rtl", "sim"), default="rtl",
@@ -56,6 +65,14 @@ def _bench_engines(args: argparse.Namespace) -> int:
     if args.engines:
         names = [montu.engines.get(n.strip()).name for n in args.engines.split(",")]
     engines.run(backend=args.backend, engines=names, out=args.output)
+    return 0
+
+
+def _bench_mix(args: argparse.Namespace) -> int:
+    from montu.benchmarks import mix
+
+    curves = tuple(c.strip() for c in args.curves.split(",")) if args.curves else None
+    mix.run(backend=args.backend, curves=curves, out=args.output)
     return 0
 
 
