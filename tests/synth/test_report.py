@@ -194,3 +194,17 @@ def test_issue_23_times_are_cycles_over_the_same_builds_post_route_fmax(tmp_path
            "700,000 cycles = 7 ms | yes |" in section
     assert "| fmax | ≥ 100 MHz | 50.0 MHz (placement estimate ‡) | no | 100.0 MHz | yes |" in section
     assert "30 min (router2) | yes |" in section and "cut before routing ended" in section
+
+
+def test_mix_section_lists_the_largest_shares_per_build(tmp_path: Path):
+    results = tmp_path / "results"
+    results.mkdir()
+    rows = [{"curve": "prime256v1", "pipelined": pm, "instruction": name, "count": n,
+             "cycles": n * c, "share": share}
+            for pm, name, n, c, share in ((False, "STARTMMI", 10, 26, 0.8), (False, "MLIN", 5, 9, 0.2),
+                                          (True, "STARTMMI", 10, 63, 0.9), (True, "MLIN", 5, 13, 0.1))]
+    _write(results, "mix", {"backend": "sim", "word_bits": 64, "lanes": 2, "rows": rows,
+                            "totals": {"prime256v1/0": 305, "prime256v1/1": 695}})
+    text = performance.generate(results_dir=results, output=tmp_path / "performance.md").read_text()
+    assert "| prime256v1 | Pipelined = 1 | 695 | STARTMMI 10 × 63 = 90.0 %; MLIN 5 × 13 = 10.0 % |" in text
+    assert "| prime256v1 | default | 305 | STARTMMI 10 × 26 = 80.0 %" in text

@@ -40,7 +40,7 @@ def load_results(directory: Path) -> dict[str, Any]:
     unit_pipelined, ecc_pipelined, rsa_pipelined."""
     found: dict[str, Any] = {}
     for name in ("unit", "rsa", "ecc", "synth", "unit_pipelined", "ecc_pipelined", "rsa_pipelined",
-                 "engines", "soc"):
+                 "engines", "soc", "mix"):
         path = directory / f"{name}.json"
         if not path.is_file():
             found[name] = None
@@ -337,6 +337,26 @@ def timing_targets_section(results: dict[str, Any]) -> str:
     if any(r.get("fmax_stage", "post-route") != "post-route" for _, r, _ in builds):
         out += ["", "‡ at nextpnr's placement estimate: routing did not finish."]
     return "\n".join(out + [""])
+
+
+def mix_section(mix: dict | None, top: int = 4) -> str:
+    """Where one k·P's cycles go on each build (`montu bench mix`): the instructions that take
+    the most cycles, with their count and cycles each."""
+    out = ["## Where the cycles go (`montu bench mix`)", ""]
+    if not mix:
+        return "\n".join(out + [f"{NOT_YET} (run `montu bench mix`).", ""])
+    out += [f"One constant-time k·P per curve, instruction by instruction (backend "
+            f"`{mix.get('backend')}`, Word {mix.get('word_bits')}, Lanes {mix.get('lanes')}); the "
+            f"{top} instructions that take the most cycles.", ""]
+    rows = []
+    for key, total in mix.get("totals", {}).items():
+        curve, pm = key.split("/")
+        mine = [r for r in mix.get("rows", []) if r["curve"] == curve and int(r["pipelined"]) == int(pm)]
+        mine.sort(key=lambda r: -r["cycles"])
+        parts = [f"{r['instruction']} {r['count']:,} × {r['cycles'] / r['count']:.0f} = "
+                 f"{100 * r['share']:.1f} %" for r in mine[:top]]
+        rows.append([curve, "Pipelined = 1" if int(pm) else "default", f"{total:,}", "; ".join(parts)])
+    return "\n".join(out + [table(["curve", "build", "cycles", "largest shares"], rows), ""])
 
 
 def _path_text(run: dict) -> str:
@@ -922,6 +942,7 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         "",
         headline_section(unit, rsa, synth, ecc),
         timing_targets_section(results),
+        mix_section(results.get("mix")),
         targets_section(synth),
         synth_section(synth, rtl_now),
         fmax_section(synth, rtl_now),
