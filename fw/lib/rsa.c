@@ -64,7 +64,7 @@ int montu_rsa_public(uint64_t *m, const montu_rsa_public_key *key, const uint64_
 static void split(uint64_t *lo, uint64_t *hi, unsigned words, const uint64_t *x, unsigned x_words) {
   montu_rsa_widen(lo, words, x, x_words < words ? x_words : words);
   if (x_words > words) montu_rsa_widen(hi, words, x + words, x_words - words);
-  else montu_rsa_widen(hi, words, NULL, 0);
+  else montu_mp_zero(hi, words);
 }
 
 /* R_Z = c^exponent mod prime; the result (words words) into r. */

@@ -91,7 +91,7 @@ static int random_bytes(search_t *search, void *out, size_t length) {
 static int random_below(search_t *search, uint64_t *x, const uint64_t *bound, unsigned words) {
   unsigned bits = montu_bit_length(bound, words), used = montu_rsa_words(bits);
   for (;;) {
-    montu_rsa_widen(x, words, NULL, 0);
+    montu_mp_zero(x, words);
     int error = random_bytes(search, x, used * sizeof x[0]);
     if (error) return error;
     if (bits % 64) x[used - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
@@ -121,7 +121,7 @@ static uint64_t mul_small(uint64_t *r, const uint64_t *x, uint64_t small, unsign
  * constant: keygen.small_prime_product), computed on the CPU. */
 static void small_prime_product(uint64_t *product, unsigned words, unsigned below_bits) {
   uint64_t next[HALF];
-  montu_rsa_widen(product, words, NULL, 0);
+  montu_mp_zero(product, words);
   product[0] = 1;
   for (uint64_t c = 3;; c += 2) {
     if (!is_small_prime(c)) continue;
@@ -187,7 +187,7 @@ static int difference(uint64_t *r, const uint64_t *big, const uint64_t *small, u
  * REJECTED, or an error (keygen._greater_than_power). */
 static int greater_than_power(const uint64_t *x, unsigned power, unsigned bits, unsigned words) {
   uint64_t two_to_power[FULL];
-  montu_rsa_widen(two_to_power, words, NULL, 0);
+  montu_mp_zero(two_to_power, words);
   set_bit(two_to_power, power);
   load_pair(two_to_power, x, bits > power + 1 ? bits : power + 1);
   unsigned flags = montu_rsa_unit_flags(montu_cmd(INSN(CMP, 0, R_X, R_Y, 0, 0), 0));

@@ -67,11 +67,17 @@ def _cycles(unit: Unit, action: Callable[[], object]) -> int:
     return unit.total_cycles - before
 
 
+def warm_peer(unit: Unit, curve, rng: random.Random) -> EcPublicKey:
+    """A random peer public key on `unit`, after the unit's one-time per-curve constants (√b) are
+    made, so that the k·P measured next pays for nothing else."""
+    points.multiply(unit, curve, 3, curve.generator)
+    return EcPrivateKey(curve, rng.randrange(2, curve.n - 2), unit).public_key()
+
+
 def _measure_curve(unit: Unit, name: str, samples: int) -> tuple[dict[str, list[int]], bool]:
     curve = get_curve(name)
     rng = random.Random(f"montu-bench-ecc-{name}")
-    points.multiply(unit, curve, 3, curve.generator)  # one-time per-unit constants (√b)
-    peer = EcPrivateKey(curve, rng.randrange(2, curve.n - 2), unit).public_key()
+    peer = warm_peer(unit, curve, rng)
     counts: dict[str, list[int]] = {op: [] for op in OPERATIONS}
     for i in range(samples):
         k = rng.randrange(2, curve.n - 2)

@@ -16,8 +16,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from montu.benchmarks import RESULTS_DIR, write_results
+from montu.benchmarks.ecc import warm_peer
+from montu.config import UnitConfig
 from montu.driver import Unit
-from montu.ec import EcPrivateKey, get_curve, points
+from montu.ec import get_curve, points
 from montu.isa.encoding import decode_slots
 
 DEFAULT_CURVES = ("prime256v1", "sect283k1")
@@ -76,8 +78,7 @@ def instruction_mix(curve_name: str, pipelined: bool, backend: str = "sim") -> t
     curve = get_curve(curve_name)
     unit = Unit(backend=backend, pipelined=pipelined)
     rng = random.Random(f"montu-bench-mix-{curve.name}")
-    points.multiply(unit, curve, 3, curve.generator)        # one-time per-unit constants
-    peer = EcPrivateKey(curve, rng.randrange(2, curve.n - 2), unit).public_key()
+    peer = warm_peer(unit, curve, rng)
     k = rng.randrange(2, curve.n - 2)
     counting = _Counting(unit._backend, unit.isa)
     unit._backend = counting          # every command of the k·P goes through the counter
@@ -92,8 +93,8 @@ def instruction_mix(curve_name: str, pipelined: bool, backend: str = "sim") -> t
 def run(backend: str = "sim", curves: Sequence[str] | None = None, out: Path | None = None) -> dict:
     out = out or RESULTS_DIR / "mix.json"
     names = [get_curve(c).name for c in (curves or DEFAULT_CURVES)]
-    probe = Unit(backend="sim")
-    report = MixReport(backend=backend, word_bits=probe.word_bits, lanes=probe.lanes)
+    config = UnitConfig()          # the units instruction_mix makes: the default configuration
+    report = MixReport(backend=backend, word_bits=config.word_bits, lanes=config.lanes)
     for name in names:
         for pipelined in (False, True):
             total, counts, cycles = instruction_mix(name, pipelined, backend)

@@ -86,6 +86,11 @@ def _fmt_time(us: float | None) -> str:
     return f"{us * 1000:,.3g} ns"
 
 
+def is_routed(run: dict) -> bool:
+    """The run's fmax is nextpnr's post-route figure (not a placement estimate)."""
+    return run.get("fmax_stage", "post-route") == "post-route"
+
+
 def fmax_text(run: dict, unit: str = "") -> str:
     """fmax of a run, marked when it is the placer's estimate rather than the routed figure."""
     fmax = run.get("fmax_mhz")
@@ -183,7 +188,7 @@ def synth_section(synth: dict | None, rtl_now: str | None) -> str:
                      c.get("TRELLIS_DPR16X4"), u.get("TRELLIS_COMB"), fmax_text(run)])
     out.append(table(["Word/Lanes/MaxBits", "LUT4", "CCU2C", "flip-flops", "MULT18X18D",
                       "DP16KD", "DPR16X4", "LUT-eq", "fmax (MHz)"], rows))
-    if any(r.get("fmax_stage", "post-route") != "post-route" for r in runs):
+    if not all(is_routed(r) for r in runs):
         out += ["", "‡ nextpnr's timing estimate after placement: routing did not finish (it was "
                 "stopped, or cut by `montu synth --timeout`). The routed figure can differ "
                 "either way, by a lot: rerun the configuration with the default timeout (2 h "
@@ -275,10 +280,11 @@ TIME_TARGETS: tuple[tuple[str, str, tuple[str, str | int], float], ...] = (
 TARGET_PNR_MINUTES = 40.0
 
 
-def _bench_cycles(data: dict | None, key: tuple[str, str | int]) -> float | None:
-    """Mean cycles of one row of an ecc (curve, op) or rsa (op, bits) results file."""
+def _bench_cycles(data: dict | None, kind: str, key: tuple[str, str | int]) -> float | None:
+    """Mean cycles of one row of an ecc results file (key: curve, op) or an rsa one (op, bits)."""
     for row in (data or {}).get("rows", []):
-        if (row.get("curve"), row.get("op")) == key or (row.get("op"), row.get("bits")) == key:
+        fields = (row.get("curve"), row.get("op")) if kind == "ecc" else (row.get("op"), row.get("bits"))
+        if fields == key:
             cycles = row.get("cycles")
             return float(cycles) if isinstance(cycles, (int, float)) else None
     return None
@@ -305,18 +311,18 @@ def timing_targets_section(results: dict[str, Any]) -> str:
     rows: list[list[Any]] = []
     fmax_row: list[Any] = ["fmax", f"≥ {TARGET_FMAX_MHZ:g} MHz"]
     for _, run, _ in builds:
-        routed = run.get("fmax_stage", "post-route") == "post-route"
+        routed = is_routed(run)
         fmax_row += [fmax_text(run, " MHz"), "yes" if routed and run["fmax_mhz"] >= TARGET_FMAX_MHZ
                      else "no"]
     rows.append(fmax_row)
     for label, kind, key, target_us in TIME_TARGETS:
         row: list[Any] = [label, f"≤ {_fmt_time(target_us)}"]
         for _, run, data in builds:
-            cycles = _bench_cycles(data[kind], key)
+            cycles = _bench_cycles(data[kind], kind, key)
             if cycles is None:
                 row += [NOT_YET, "—"]
                 continue
-            routed = run.get("fmax_stage", "post-route") == "post-route"
+            routed = is_routed(run)
             us = cycles / float(run["fmax_mhz"])
             row += [f"{cycles:,.0f} cycles = {_fmt_time(us)}{'' if routed else ' ‡'}",
                     "yes" if routed and us <= target_us else "no"]
@@ -324,7 +330,7 @@ def timing_targets_section(results: dict[str, Any]) -> str:
     pnr_row: list[Any] = ["whole-unit place and route", f"≤ {TARGET_PNR_MINUTES:g} min"]
     for _, run, _ in builds:
         seconds = run.get("seconds", {}).get("nextpnr")
-        routed = run.get("fmax_stage", "post-route") == "post-route"
+        routed = is_routed(run)
         router = run.get("device", {}).get("router", "router1")
         if seconds is None:
             pnr_row += ["—", "—"]
@@ -334,7 +340,7 @@ def timing_targets_section(results: dict[str, Any]) -> str:
                         "yes" if routed and minutes <= TARGET_PNR_MINUTES else "no"]
     rows.append(pnr_row)
     out.append(table(headers, rows))
-    if any(r.get("fmax_stage", "post-route") != "post-route" for _, r, _ in builds):
+    if not all(is_routed(r) for _, r, _ in builds):
         out += ["", "‡ at nextpnr's placement estimate: routing did not finish."]
     return "\n".join(out + [""])
 
@@ -417,7 +423,7 @@ def _routing_times(runs: list[dict]) -> list[str]:
     """How long nextpnr took on the routed whole-unit runs at Word 64, and which ones are only
     placement estimates: routing, not synthesis, is the long part of the flow at that width."""
     wide = [r for r in runs if r["config"].get("Word") == 64]
-    routed = [r for r in wide if r.get("fmax_stage", "post-route") == "post-route"]
+    routed = [r for r in wide if is_routed(r)]
     if not wide:
         return []
     parts = [f"{config_label(r['config'])} in {r['seconds']['nextpnr'] / 60:.0f} min"
