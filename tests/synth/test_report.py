@@ -208,3 +208,15 @@ def test_mix_section_lists_the_largest_shares_per_build(tmp_path: Path):
     text = performance.generate(results_dir=results, output=tmp_path / "performance.md").read_text()
     assert "| prime256v1 | Pipelined = 1 | 695 | STARTMMI 10 × 63 = 90.0 %; MLIN 5 × 13 = 10.0 % |" in text
     assert "| prime256v1 | default | 305 | STARTMMI 10 × 26 = 80.0 %" in text
+
+
+def test_bad_router_and_unknown_mix_curve_are_one_error_line(tmp_path: Path):
+    for argv, message in ((["synth", "--router", "router3"], "argument --router: invalid choice"),
+                          (["bench", "mix", "--curves", "nosuch", "-o", str(tmp_path / "m.json")],
+                           "unknown elliptic curve 'nosuch'")):
+        bad = subprocess.run([sys.executable, "-m", "montu", *argv], capture_output=True, text=True,
+                             timeout=300)
+        assert bad.returncode == 2, bad.stderr
+        lines = bad.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("montu: error: ") and message in lines[0]
+        assert not (tmp_path / "m.json").exists()
