@@ -24,6 +24,7 @@
 #define MONTU_OP_SETMOD 0x04u
 #define MONTU_OP_STARTMMI 0x10u
 #define MONTU_OP_MMX 0x1Eu
+#define MONTU_OP_MMQ 0x25u
 #define MONTU_OP_MINV 0x1Du
 #define MONTU_OP_MADD 0x11u
 #define MONTU_OP_MSUB 0x12u
@@ -54,6 +55,7 @@
 #define MONTU_E_NO_MODULUS 5  /* a modular instruction ran without a valid SETMOD since the last SETMMI/WIPE or since the modulus register was written */
 #define MONTU_E_NO_INVERSE 6  /* MINV: the modulus is 0, the value is 0, both are even, or their gcd is not 1 */
 #define MONTU_E_BAD_IMM 7  /* SHLX/MMX: the window width imm is not in 1 .. 5 */
+#define MONTU_E_BAD_PAIR 8  /* MMQ: a product is already queued */
 
 /* Flags (a response's flags) */
 #define MONTU_FLAG_C (1u << 0)

@@ -205,7 +205,7 @@ def render_doc(isa: InstructionSet) -> str:
     for err in isa.errors:
         out.append(f"| {err.code} | `{err.name}` | {err.doc} |")
     out += ["", "Precedence when several apply: E_BAD_OPCODE, E_BAD_REG (only register fields the",
-            "instruction uses), E_BAD_LENGTH, E_NO_MODULUS, E_EVEN_MODULUS.",
+            "instruction uses), E_BAD_IMM, E_BAD_LENGTH, E_NO_MODULUS, E_BAD_PAIR, E_EVEN_MODULUS.",
             "", "## Flags", "", "| bit | name | set by |", "|---|---|---|"]
     for flag in isa.flags:
         out.append(f"| {flag.bit} | `{flag.name}` | {flag.doc} |")

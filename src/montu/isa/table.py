@@ -90,6 +90,7 @@ class Instruction:
     errors: tuple[str, ...]
     timing: Timing
     bounds: tuple[tuple[str, str], ...] = ()  # data-dependent variables -> worst-case formula
+    state: tuple[tuple[str, int], ...] = ()   # unit-state variables of the formula -> their default
     cycles_as: str | None = None  # the instruction whose formula this one shares (`cycles: "=NAME"`)
     imm_rule: str | None = None   # how imm is checked (`imm_rules` of the table), if it is
     table: str | None = None      # the register slot that starts a 2^imm-register table (MMX)
@@ -119,12 +120,13 @@ class Instruction:
         return "E_NO_MODULUS" in self.errors
 
     def cycle_count(self, engine: str = DEFAULT_ENGINE, **variables: int) -> int:
-        """Evaluate this instruction's cycle formula (the RTL's timing model) for `engine`."""
-        return self.timing.evaluate(engine, variables)
+        """Evaluate this instruction's cycle formula (the RTL's timing model) for `engine`; a
+        unit-state variable (`state`, e.g. STARTMMI's `paired`) not given takes its default."""
+        return self.timing.evaluate(engine, {**dict(self.state), **variables})
 
     def worst_case_cycles(self, engine: str = DEFAULT_ENGINE, **variables: int) -> int:
         """The cycle formula with every data-dependent variable at its documented bound."""
-        values = dict(variables)
+        values = {**dict(self.state), **variables}
         for name, formula in self.bounds:
             values[name] = evaluate_formula(formula, variables)
         return self.timing.evaluate(engine, values)
@@ -262,6 +264,7 @@ def _parse(raw: dict, source: str = TABLE_FILE) -> InstructionSet:
             errors=tuple(i.get("errors", [])),
             timing=_timing(i["cycles"], i["name"]),
             bounds=tuple((k, str(v)) for k, v in i.get("bounds", {}).items()),
+            state=tuple((k, int(v)) for k, v in i.get("state", {}).items()),
             cycles_as=(str(i["cycles"])[1:].strip() if isinstance(i["cycles"], str)
                        and i["cycles"].startswith("=") else None),
             imm_rule=i.get("imm_rule"),
@@ -282,7 +285,7 @@ def _parse(raw: dict, source: str = TABLE_FILE) -> InstructionSet:
                 raise ValueError(f"instructions.yaml: {ins.name} cycles refer to {ins.cycles_as!r}, "
                                  "which is not an instruction with its own formula")
             instructions = instructions[:i] + (dataclasses.replace(
-                ins, timing=target.timing, bounds=target.bounds),) + instructions[i + 1:]
+                ins, timing=target.timing, bounds=target.bounds, state=target.state),) + instructions[i + 1:]
     isa = InstructionSet(
         width=int(raw["encoding"]["width"]),
         slots=slots,

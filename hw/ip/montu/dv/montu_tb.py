@@ -121,6 +121,7 @@ class Unit:
     async def cmd(self, name_or_insn, data: int = 0, *, expect_err: str = "E_OK", **slots) -> Response:
         dut = self.dut
         insn = encode(name_or_insn, **slots) if isinstance(name_or_insn, str) else name_or_insn
+        paired = int(self.sim.queued is not None and name_or_insn in ("STARTMMI", "MMX"))
         rsp = await _exchange(dut, insn, data)
         assert rsp.err == E[expect_err], f"{name_or_insn} {slots}: err {rsp.err}, expected {expect_err}"
         if self.check_sim:
@@ -133,9 +134,10 @@ class Unit:
             elif name_or_insn == "WIPE":
                 self.W, self.gf2m = 64 // WORD, 0
             if name_or_insn != "MINV":
-                assert rsp.cycles == expected_cycles(name_or_insn, self.W, self.gf2m), \
-                    f"{name_or_insn} W={self.W}: {rsp.cycles} cycles, formula says " \
-                    f"{expected_cycles(name_or_insn, self.W, self.gf2m)}"
+                state = {"paired": paired} if paired else {}
+                want = expected_cycles(name_or_insn, self.W, self.gf2m, **state)
+                assert rsp.cycles == want, \
+                    f"{name_or_insn} W={self.W} {state}: {rsp.cycles} cycles, formula says {want}"
         return rsp
 
     async def setmmi(self, L: int, gf2m: int = 0) -> None:
@@ -596,6 +598,67 @@ async def test_window_ops(dut):
     await u.write(2, 1 << 63)
     await u.cmd("MMX", rd=3, ra=2, rb=8, imm=3)
     assert await u.read(3) == mont_ref(1 << 63, 2, 0xFFFF_FFFF_FFFF_FFC5, 64, False)
+
+
+@cocotb.test()
+async def test_pairs(dut):
+    """MMQ + STARTMMI/MMX: two products in one instruction (rows interleaved with Lanes 1, 2; one
+    after the other with Lanes 4 and on cilardo) at every length class of the row schedule (2s
+    below, at and above the shortest row period: forwarded, one beat late, through T), both
+    fields; both results against the reference, cycles against the formula (paired = 1), every
+    E_BAD_PAIR case, the queue kept by a refused instruction and emptied by SETMMI and WIPE."""
+    u = Unit(dut)
+    await u.start()
+    rng = random.Random(SEED + 9)
+    await u.cmd("WIPE")
+    for gf2m in (0, 1):
+        for L in sorted({L for L in (*lengths(), 448) if L <= min(1024, MAX_BITS)} | {MAX_BITS}):
+            await u.setmmi(L, gf2m)
+            n = rand_modulus(rng, L, gf2m)
+            top = n.bit_length() - 1 if gf2m else L
+            vals = {r: (rng.getrandbits(top) if gf2m else rng.randrange(n)) for r in range(1, 7)}
+            await u.write(0, n)
+            for r, v in vals.items():
+                await u.write(r, v)
+            await u.cmd("SETMOD", ra=0)
+            # a pair, and a pair of squarings with a product that overwrites its own operand
+            await u.cmd("MMQ", rd=7, ra=1, rb=2)
+            await u.cmd("STARTMMI", rd=8, ra=3, rb=4)
+            assert await u.read(7) == mont_ref(vals[1], vals[2], n, L, bool(gf2m)), f"L={L} queued"
+            assert await u.read(8) == mont_ref(vals[3], vals[4], n, L, bool(gf2m)), f"L={L} running"
+            await u.cmd("MMQ", rd=5, ra=5, rb=5)
+            await u.cmd("STARTMMI", rd=9, ra=6, rb=6)
+            assert await u.read(5) == mont_ref(vals[5], vals[5], n, L, bool(gf2m))
+            assert await u.read(9) == mont_ref(vals[6], vals[6], n, L, bool(gf2m))
+            if L > 512:
+                continue
+            # MMX with a queued product: table R[12..15] indexed by the window register X
+            for r in range(12, 16):
+                await u.write(r, rng.getrandbits(top) if gf2m else rng.randrange(n))
+            await u.write(10, rng.getrandbits(L))
+            await u.cmd("SHLX", rd=10, ra=10, imm=2)
+            await u.cmd("MMQ", rd=11, ra=1, rb=3)
+            await u.cmd("MMX", rd=6, ra=2, rb=12, imm=2)
+            # E_BAD_PAIR: the two products must be independent, and never write the modulus
+            await u.cmd("MMQ", rd=7, ra=1, rb=2)
+            await u.cmd("MMQ", rd=9, ra=1, rb=2, expect_err="E_BAD_PAIR")      # one is waiting
+            for bad in ({"rd": 7, "ra": 3, "rb": 4}, {"rd": 1, "ra": 3, "rb": 4},
+                        {"rd": 2, "ra": 3, "rb": 4}, {"rd": 8, "ra": 7, "rb": 4},
+                        {"rd": 8, "ra": 3, "rb": 7}, {"rd": 0, "ra": 3, "rb": 4}):
+                await u.cmd("STARTMMI", **bad, expect_err="E_BAD_PAIR")
+            if NUM_REGS < 32:                                                     # queue kept
+                await u.cmd("STARTMMI", rd=NUM_REGS, ra=3, rb=4, expect_err="E_BAD_REG")
+            await u.cmd("MMX", rd=8, ra=3, rb=12, imm=9, expect_err="E_BAD_IMM")
+            await u.cmd("MMX", rd=8, ra=3, rb=6, imm=2, expect_err="E_BAD_PAIR")  # 7 in R[6..9]
+            await u.cmd("STARTMMI", rd=8, ra=3, rb=4)                             # the pair runs
+            await u.cmd("MMQ", rd=0, ra=1, rb=2)
+            await u.cmd("STARTMMI", rd=8, ra=3, rb=4, expect_err="E_BAD_PAIR")    # writes N
+            await u.setmmi(L, gf2m)                                                # empties it
+            await u.cmd("SETMOD", ra=0)
+            await u.cmd("STARTMMI", rd=8, ra=3, rb=4)
+    await u.cmd("MMQ", rd=7, ra=1, rb=2)
+    await u.cmd("WIPE")
+    await u.cmd("SETMOD", ra=0, expect_err="E_EVEN_MODULUS")
 
 
 @cocotb.test()

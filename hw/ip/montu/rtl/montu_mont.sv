@@ -44,6 +44,14 @@
 // x of the two rows is read on port a in the first two beats of the row pair and held. The
 // carry word v passes from each pair to the other.
 //
+// Two products at once (pair_i, Lanes = 1, 2; MMQ queued the second): the rows of the two
+// products (contexts c = 0, 1) interleave. Word (i, c, j) issues at beat i*P + c*s + j with
+// P = max(2s, MinP): each product sees the schedule above with 2s words a row, so it fills beats
+// one product of s < MinP words leaves idle. Each context keeps its own carry word v, lane a's
+// row-end carry and the borrow of Z - N; T holds the two rows at c*s + j; x_ctx_o / y_ctx_o say
+// whose register the port a / b read is for, rf_ctx_o whose rd a result word goes to. The final
+// pass then runs over both products, context 0 first. Lanes = 4 runs one product (pair_i = 0).
+//
 // Final subtraction without a data-dependent branch: the last row accumulates the borrow of
 // Z - N; then one pass of s beats rereads Z_j and N_j and writes
 //   rd_j = (v or no borrow) ? (Z - N)_j : Z_j        (GF(2^m): rd_j = Z_j).
@@ -52,6 +60,7 @@
 //   Lanes = 4:     (ceil(s/2)-1)*max(s, 8) + 2s + 10
 //   pipelined, Lanes = 2:  (s-1)*max(s, 13) + 2s + 16
 //   pipelined, Lanes = 4:  (ceil(s/2)-1)*max(s, 26) + 2s + 29
+// and with pair_i: s replaced by 2s inside max() and in the 2s term (instructions.yaml, paired).
 module montu_mont
   import montu_lane_pkg::*;
 #(
@@ -60,11 +69,13 @@ module montu_mont
   parameter int unsigned MaxWords     = 64,
   parameter bit          Pipelined = 1'b0,
   localparam int unsigned Jw          = $clog2(MaxWords + 5),
-  localparam int unsigned Ta          = $clog2(MaxWords + 2)
+  // scratch T: one row per product (two with Lanes = 1, 2), plus two words
+  localparam int unsigned Ta          = $clog2(((Lanes == 4) ? 1 : 2) * MaxWords + 2)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            start_i,     // first cycle of the command (beat 0)
+  input  logic            pair_i,      // with start_i: a second product (context 1) runs too
   input  logic            gf2m_i,
   input  logic [Jw-1:0]   s_i,         // W, number of words, 1 .. MaxWords
   input  logic [Word-1:0] w_i,         // Montgomery constant
@@ -73,6 +84,8 @@ module montu_mont
   output logic [Jw-1:0]   x_idx_o,
   output logic [Jw-1:0]   y_idx_o,
   output logic [Jw-1:0]   n_idx_o,
+  output logic            x_ctx_o,     // the product whose operand port a (x) / b (y) reads
+  output logic            y_ctx_o,
   input  logic [Word-1:0] x_i,
   input  logic [Word-1:0] y_i,
   input  logic [Word-1:0] n_i,
@@ -85,6 +98,7 @@ module montu_mont
   output logic [Word-1:0] t_wdata_o,
   // result words into rd
   output logic            rf_we_o,
+  output logic            rf_ctx_o,    // the product whose rd the word goes to
   output logic [Jw-1:0]   rf_idx_o,
   output logic [Word-1:0] rf_wdata_o,
   output logic            done_o       // last cycle of the command
@@ -95,6 +109,7 @@ module montu_mont
     logic          last;   // j == s-1
     logic          i0;     // first row (row pair with Lanes = 4)
     logic          ilast;  // last row (row pair with Lanes = 4)
+    logic          c;      // the product (context) of the word
     logic [Jw-1:0] j;
   } ctl_t;
 
@@ -118,8 +133,10 @@ module montu_mont
   localparam int unsigned NumStages = StO + Tail;                // stage of the last pair's z
   localparam int unsigned MinP      = (Lanes == 4) ? 2 * Lag : StO - 1;   // shortest row period
   localparam int unsigned FinStages = Pipelined ? 2 : 1;      // final pass: read to write
-  // issue counter j runs over max(s, MinP) beats
-  localparam int unsigned Cw        = $clog2(((MinP > MaxWords) ? MinP : MaxWords) + 5);
+  // issue counter jj runs over max(K*s, MinP) beats, K = 1 + pair products (K = 2 only with
+  // Lanes = 1, 2)
+  localparam int unsigned MaxKs     = ((Lanes == 4) ? 1 : 2) * MaxWords;
+  localparam int unsigned Cw        = $clog2(((MinP > MaxKs) ? MinP : MaxKs) + 5);
 
   if (Pipelined && Lanes == 1) begin : g_bad_pipelined_lanes
     $error("montu_mont: Pipelined needs Lanes = 2 or 4 (one MAC per lane)");
@@ -127,8 +144,11 @@ module montu_mont
 
   logic act, adv;
   logic run_q, iss_q, phase_q;
-  logic [Jw-1:0] ii_q, rows_m1;
-  logic [Cw-1:0] jj_q, pm1;
+  logic pair_q;                  // two products in this run (latched at start_i)
+  logic pair_now;                // the same, from the start beat on
+  logic cx_q;                    // the context of the word issued next
+  logic [Jw-1:0] ii_q, rows_m1, wj_q;
+  logic [Cw-1:0] jj_q, pm1, ks;
   ctl_t st0;
   ctl_t st_q [1:NumStages];
 
@@ -144,19 +164,23 @@ module montu_mont
     assign unused_phase = phase_q;
   end
 
-  // P - 1 = max(s, MinP) - 1; ii counts rows (Lanes = 1, 2) or row pairs (Lanes = 4)
-  assign pm1     = (Cw'(s_i) > Cw'(MinP)) ? (Cw'(s_i) - Cw'(1)) : Cw'(MinP - 1);
+  // P - 1 = max(K*s, MinP) - 1; ii counts rows (Lanes = 1, 2) or row pairs (Lanes = 4)
+  assign pair_now = start_i ? (pair_i & (Lanes != 4)) : pair_q;
+  assign ks      = pair_now ? (Cw'(s_i) << 1) : Cw'(s_i);
+  assign pm1     = (ks > Cw'(MinP)) ? (ks - Cw'(1)) : Cw'(MinP - 1);
   assign rows_m1 = (Lanes == 4) ? ((s_i - Jw'(1)) >> 1) : (s_i - Jw'(1));
 
   logic issuing, last_issue;
   assign issuing    = start_i | iss_q;
-  assign st0.v      = issuing & (jj_q < Cw'(s_i));
-  assign st0.first  = (jj_q == '0);
-  assign st0.last   = (jj_q == Cw'(s_i) - Cw'(1));
+  assign st0.v      = issuing & (jj_q < ks);
+  // (in the bubbles after the K*s words neither flag is set, as in one-product runs)
+  assign st0.first  = (wj_q == '0) & (jj_q < ks);
+  assign st0.last   = (wj_q == s_i - Jw'(1)) & (jj_q < ks);
   assign st0.i0     = (ii_q == '0);
   assign st0.ilast  = (ii_q == rows_m1);
-  assign st0.j      = Jw'(jj_q);
-  assign last_issue = st0.v & st0.last & st0.ilast;
+  assign st0.c      = cx_q;
+  assign st0.j      = wj_q;
+  assign last_issue = st0.v & st0.last & st0.ilast & (cx_q == pair_now);
 
   // ---------------------------------------------------------------------------------------
   // Lane pairs: operands in, z and v out (index = pair)
@@ -165,9 +189,9 @@ module montu_mont
   logic [Word-1:0] yop [NumPairs];    // y_j at the pair's lane a
   logic [Word-1:0] nop [NumPairs];    // n_j at the pair's lane b
   logic [Word-1:0] zin [NumPairs];    // z_j of the row before, at the pair's lane a
-  logic            vin [NumPairs];    // v of the row before
+  logic [1:0]      vin [NumPairs];    // v of the row before, per context
   logic [Word-1:0] zout [NumPairs];   // z_j of the pair's row, in its output stage
-  logic            vout [NumPairs];   // v after the pair's latest row
+  logic [1:0]      vout [NumPairs];   // v after the pair's latest row, per context
 
   logic [Word-1:0] n_out;             // n_j of the last pair, in its output stage
   logic [Word-1:0] zlast, zout_d1_q;  // the last pair's z_j (written to T), one beat later
@@ -189,9 +213,9 @@ module montu_mont
     logic [Word-1:0] t_row;              // t_i
     logic [Word-1:0] ub_in;              // u_j at lane b
     logic [Word-1:0] ub_z;               // z_j at StO (j < s-1)
-    logic [Word-1:0] cal_q;              // ca after the last word of a row
+    logic [Word-1:0] cal_q [2];          // ca after the last word of a row, per context
     logic [Word-1:0] zlast_q;            // z_{s-1}
-    logic            v_q;                // the carry word v of Alg. 2 (0 or 1)
+    logic [1:0]      v_q;                // the carry word v of Alg. 2 (0 or 1), per context
     logic [Word:0]   zl_sum;
 
     if (Lanes == 1) begin : g_one_mac
@@ -249,21 +273,23 @@ module montu_mont
     );
 
     // (v, z_{s-1}) = ca + cb + v
-    assign zl_sum = gf2m_i ? {1'b0, cal_q ^ cab}
-                           : ({1'b0, cal_q} + {1'b0, cab} + {{Word{1'b0}}, vin[p]});
+    logic            fc;                 // the context of the word in the final add
+    assign fc     = st_q[S+StF].c;
+    assign zl_sum = gf2m_i ? {1'b0, cal_q[fc] ^ cab}
+                           : ({1'b0, cal_q[fc]} + {1'b0, cab} + {{Word{1'b0}}, vin[p][fc]});
 
     always_ff @(posedge clk_i) begin
-      if (pair_en && st_q[S+StCa].v && st_q[S+StCa].last) cal_q <= caa;
+      if (pair_en && st_q[S+StCa].v && st_q[S+StCa].last) cal_q[st_q[S+StCa].c] <= caa;
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         zlast_q <= '0;
-        v_q     <= 1'b0;
+        v_q     <= '0;
       end else if (start_i) begin
-        v_q <= 1'b0;
+        v_q <= '0;
       end else if (pair_en && st_q[S+StF].v && st_q[S+StF].last) begin
-        zlast_q <= zl_sum[Word-1:0];
-        v_q     <= zl_sum[Word];
+        zlast_q  <= zl_sum[Word-1:0];
+        v_q[fc]  <= zl_sum[Word];
       end
     end
 
@@ -278,8 +304,8 @@ module montu_mont
       assign nop[p] = n_i;
       assign vin[p] = vout[NumPairs-1];
       assign zin[p] = st_q[1].i0              ? '0 :
-                      (Cw'(s_i) <= Cw'(MinP))     ? zlast :
-                      (Cw'(s_i) == Cw'(MinP + 1)) ? zout_d1_q : t_rdata_i;
+                      (ks <= Cw'(MinP))           ? zlast :
+                      (ks == Cw'(MinP + 1))       ? zout_d1_q : t_rdata_i;
     end else begin : g_follow
       montu_stage_reg #(.T(logic [Word-1:0]), .Stages(Lag)) u_y_lag (
         .clk_i, .rst_ni, .en_i(adv), .d_i(yop[p-1]), .q_o(yop[p])
@@ -334,23 +360,26 @@ module montu_mont
     assign x_idx_o = ii_q;
     assign xop[0]  = x_i;
   end
+  assign x_ctx_o = cx_q;
+  assign y_ctx_o = cx_q;
 
   // ---------------------------------------------------------------------------------------
   // Borrow of Z - N over the last pair's words, and the final pass:
   // rd_j = sel ? Z_j - N_j : Z_j
   // ---------------------------------------------------------------------------------------
-  logic          bor_q;          // borrow of Z - N over the words so far
+  logic [1:0]    bor_q;          // borrow of Z - N over the words so far, per context
   logic [Word:0] zdiff;
   assign zdiff = {1'b0, zlast} - {1'b0, n_out}
-               - {{Word{1'b0}}, (st_q[NumStages].first ? 1'b0 : bor_q)};
+               - {{Word{1'b0}}, (st_q[NumStages].first ? 1'b0 : bor_q[st_q[NumStages].c])};
 
   logic          fp_on_q, fv1_q, ffirst1_q, flast1_q, fb_q, sel;
+  logic          fc_q, fc1_q;    // the context of the final pass's read, and one beat later
   logic [Jw-1:0] fj_q, fj1_q;
   logic [Word:0] fdiff;
   logic          fin_start;
   // The stage that writes rd: the read data (FinStages = 1) or its registered copy.
   typedef struct packed {
-    logic          v, first, last;
+    logic          v, first, last, c;
     logic [Jw-1:0] j;
   } fin_ctl_t;
   typedef struct packed {
@@ -360,14 +389,15 @@ module montu_mont
   fin_word_t fw_word;
   montu_stage_reg #(.T(fin_ctl_t), .Stages(FinStages - 1)) u_fin_ctl_reg (
     .clk_i, .rst_ni, .en_i(adv),
-    .d_i('{v: fv1_q, first: ffirst1_q, last: flast1_q, j: fj1_q}), .q_o(fw_ctl)
+    .d_i('{v: fv1_q, first: ffirst1_q, last: flast1_q, c: fc1_q, j: fj1_q}), .q_o(fw_ctl)
   );
   montu_stage_reg #(.T(fin_word_t), .Stages(FinStages - 1), .Reset(1'b0)) u_fin_word_reg (
     .clk_i, .rst_ni, .en_i(1'b1), .d_i('{z: t_rdata_i, n: n_i}), .q_o(fw_word)
   );
 
-  assign fin_start = st_q[NumStages].v & st_q[NumStages].last & st_q[NumStages].ilast;
-  assign sel   = ~gf2m_i & (vout[NumPairs-1] | ~bor_q);
+  assign fin_start = st_q[NumStages].v & st_q[NumStages].last & st_q[NumStages].ilast &
+                     (st_q[NumStages].c == pair_q);
+  assign sel   = ~gf2m_i & (vout[NumPairs-1][fw_ctl.c] | ~bor_q[fw_ctl.c]);
   assign fdiff = {1'b0, fw_word.z} - {1'b0, fw_word.n} - {{Word{1'b0}}, (fw_ctl.first ? 1'b0 : fb_q)};
 
   // ---------------------------------------------------------------------------------------
@@ -378,11 +408,16 @@ module montu_mont
       run_q   <= 1'b0;
       iss_q   <= 1'b0;
       phase_q <= 1'b0;
+      pair_q  <= 1'b0;
+      cx_q    <= 1'b0;
       ii_q    <= '0;
       jj_q    <= '0;
+      wj_q    <= '0;
       for (int unsigned k = 1; k <= NumStages; k++) st_q[k] <= '0;
       fp_on_q   <= 1'b0;
       fj_q      <= '0;
+      fc_q      <= 1'b0;
+      fc1_q     <= 1'b0;
       fv1_q     <= 1'b0;
       fj1_q     <= '0;
       ffirst1_q <= 1'b0;
@@ -390,35 +425,54 @@ module montu_mont
     end else begin
       phase_q <= act ? ~phase_q : 1'b0;
       if (start_i) begin
-        run_q <= 1'b1;
-        iss_q <= 1'b1;
+        run_q  <= 1'b1;
+        iss_q  <= 1'b1;
+        pair_q <= pair_now;
       end
       if (adv) begin
-        // issue counters: (i, j) with j running over P = max(s, MinP) beats
+        // issue counters: (i, c, j) with jj running over P = max(K*s, MinP) beats, the
+        // context c and its word j over the first K*s of them
         if (issuing) begin
           if (last_issue) begin
             iss_q <= 1'b0;
             ii_q  <= '0;
             jj_q  <= '0;
+            wj_q  <= '0;
+            cx_q  <= 1'b0;
           end else if (jj_q == pm1) begin
             ii_q <= ii_q + Jw'(1);
             jj_q <= '0;
+            wj_q <= '0;
+            cx_q <= 1'b0;
           end else begin
             jj_q <= jj_q + Cw'(1);
+            if (wj_q == s_i - Jw'(1)) begin
+              wj_q <= '0;
+              cx_q <= 1'b1;      // past the last context the beats are bubbles (jj >= K*s)
+            end else begin
+              wj_q <= wj_q + Jw'(1);
+            end
           end
         end
         st_q[1] <= st0;
         for (int unsigned k = 2; k <= NumStages; k++) st_q[k] <= st_q[k-1];
-        // final pass
+        // final pass: the s words of each context, context 0 first
         if (fin_start) begin
           fp_on_q <= 1'b1;
           fj_q    <= '0;
+          fc_q    <= 1'b0;
         end else if (fp_on_q) begin
-          if (fj_q == s_i - Jw'(1)) fp_on_q <= 1'b0;
-          fj_q <= fj_q + Jw'(1);
+          if (fj_q == s_i - Jw'(1)) begin
+            if (fc_q == pair_q) fp_on_q <= 1'b0;
+            fc_q <= 1'b1;
+            fj_q <= '0;
+          end else begin
+            fj_q <= fj_q + Jw'(1);
+          end
         end
         fv1_q     <= fp_on_q;
         fj1_q     <= fj_q;
+        fc1_q     <= fc_q;
         ffirst1_q <= (fj_q == '0);
         flast1_q  <= (fj_q == s_i - Jw'(1));
         if (done_o) run_q <= 1'b0;
@@ -429,11 +483,11 @@ module montu_mont
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       zout_d1_q <= '0;
-      bor_q     <= 1'b0;
+      bor_q     <= '0;
       fb_q      <= 1'b0;
     end else if (adv) begin
       zout_d1_q <= zlast;
-      if (st_q[NumStages].v) bor_q <= zdiff[Word];
+      if (st_q[NumStages].v) bor_q[st_q[NumStages].c] <= zdiff[Word];
       if (fw_ctl.v)           fb_q  <= fdiff[Word];
     end
   end
@@ -442,16 +496,18 @@ module montu_mont
   // Memory ports
   // ---------------------------------------------------------------------------------------
   assign re_o      = adv;
-  assign y_idx_o   = Jw'(jj_q);
+  assign y_idx_o   = wj_q;
+  // T address of word j of context c: c*s + j
   assign n_idx_o   = fp_on_q ? fj_q : st_q[StB-1].j;
   assign t_re_o    = adv;
-  assign t_raddr_o = Ta'(fp_on_q ? fj_q : jj_q);
+  assign t_raddr_o = Ta'(fp_on_q ? fj_q : wj_q) + ((fp_on_q ? fc_q : cx_q) ? Ta'(s_i) : '0);
   assign t_we_o    = adv & st_q[NumStages].v;
-  assign t_waddr_o = Ta'(st_q[NumStages].j);
+  assign t_waddr_o = Ta'(st_q[NumStages].j) + (st_q[NumStages].c ? Ta'(s_i) : '0);
   assign t_wdata_o = zlast;
 
   assign rf_we_o    = adv & fw_ctl.v;
+  assign rf_ctx_o   = fw_ctl.c;
   assign rf_idx_o   = fw_ctl.j;
   assign rf_wdata_o = sel ? fdiff[Word-1:0] : fw_word.z;
-  assign done_o     = adv & fw_ctl.v & fw_ctl.last;
+  assign done_o     = adv & fw_ctl.v & fw_ctl.last & (fw_ctl.c == pair_q);
 endmodule

@@ -25,6 +25,7 @@ package montu_pkg;
   localparam logic [7:0] OpSetmod = 8'h04;  // SETMOD
   localparam logic [7:0] OpStartmmi = 8'h10;  // STARTMMI
   localparam logic [7:0] OpMmx = 8'h1e;  // MMX
+  localparam logic [7:0] OpMmq = 8'h25;  // MMQ
   localparam logic [7:0] OpMinv = 8'h1d;  // MINV
   localparam logic [7:0] OpMadd = 8'h11;  // MADD
   localparam logic [7:0] OpMsub = 8'h12;  // MSUB
@@ -55,6 +56,7 @@ package montu_pkg;
   localparam logic [3:0] ErrNoModulus = 4'd5;
   localparam logic [3:0] ErrNoInverse = 4'd6;
   localparam logic [3:0] ErrBadImm = 4'd7;
+  localparam logic [3:0] ErrBadPair = 4'd8;
 
   // Flag register bits (rsp_flags_o)
   localparam int unsigned FlagC = 0;
@@ -89,6 +91,7 @@ package montu_pkg;
       OpSetmod:     attr = '{known: 1'b1, uses_ra: 1'b1, default: 1'b0};
       OpStartmmi:   attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, default: 1'b0};
       OpMmx:        attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, imm_window: 1'b1, rb_table: 1'b1, default: 1'b0};
+      OpMmq:        attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
       OpMinv:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, default: 1'b0};
       OpMadd:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, default: 1'b0};
       OpMsub:       attr = '{known: 1'b1, uses_rd: 1'b1, uses_ra: 1'b1, uses_rb: 1'b1, needs_modulus: 1'b1, default: 1'b0};

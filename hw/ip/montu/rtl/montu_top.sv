@@ -51,7 +51,10 @@ module montu_top
   localparam int unsigned Depth     = NumRegs * MaxWords;
   localparam int unsigned Aw        = $clog2(Depth);
   localparam int unsigned Jw        = $clog2(MaxWords + 5);
-  localparam int unsigned TDepth    = MaxWords + 2;
+  // MMQ: montu_mont with Lanes 1, 2 interleaves a queued product with the running one (its rows
+  // in T beside the other's); Lanes 4 and cilardo_mont run the queued product after the other.
+  localparam bit          MulInterleaves = (MulCore == 0) && (Lanes != 4);
+  localparam int unsigned TDepth    = (MulInterleaves ? 2 : 1) * MaxWords + 2;
   localparam int unsigned Ta        = $clog2(TDepth);
   localparam int unsigned WordsPerK = 64 / Word;   // data words per 64-bit length unit
 
@@ -103,6 +106,10 @@ module montu_top
   logic              mvalid_d, mvalid_q;    // SETMOD result valid
   logic [4:0]        win_d, win_q;          // X: the window register (SHLX loads, MMX indexes)
   logic [4:0]        mreg_d, mreg_q;        // modulus register number
+  logic              mq_valid_d, mq_valid_q;  // MMQ: a queued product rd = ra * rb, its registers
+  logic [4:0]        mq_rd_d, mq_rd_q, mq_ra_d, mq_ra_q, mq_rb_d, mq_rb_q;
+  logic              mm_second_d, mm_second_q;  // Lanes 4, cilardo: the queued product's pass
+  logic              mm_again_q;            // ... starts in this cycle
   logic [Word-1:0]   w_d, w_q;              // Montgomery constant
   logic [Aw:0]       wipe_d, wipe_q;
   logic [31:0]       cyc_d, cyc_q;
@@ -183,7 +190,26 @@ module montu_top
     return d;
   endfunction
 
+  // E_BAD_PAIR, from the command word and the queue as they are in the cycle before decode (the
+  // queue and the modulus register change only when an instruction finishes): MMQ with a
+  // product already queued; STARTMMI/MMX with a queued product that is not independent of
+  // theirs (MMX's operand is its whole table, so the check never depends on X) or with either
+  // destination the modulus register.
+  function automatic logic pair_conflict(logic [7:0] d_op, logic [4:0] d_rd, logic [4:0] d_ra,
+                                         logic [4:0] d_rb, logic [2:0] d_win);
+    logic       in_rb;     // the queued rd is (in) this product's rb operand
+    logic [5:0] off;
+    off   = 6'(mq_rd_q) - 6'(d_rb);
+    in_rb = (d_op == OpMmx) ? (!off[5] && (off < (6'd1 << d_win))) : (mq_rd_q == d_rb);
+    if (!mq_valid_q)       return 1'b0;
+    if (d_op == OpMmq)     return 1'b1;
+    if ((d_op != OpStartmmi) && (d_op != OpMmx)) return 1'b0;
+    return (d_rd == mq_rd_q) || (d_rd == mq_ra_q) || (d_rd == mq_rb_q) ||
+           (mq_rd_q == d_ra) || in_rb || (d_rd == mreg_q) || (mq_rd_q == mreg_q);
+  endfunction
+
   dec_t       dec_q;
+  logic       pair_bad_q;
   logic [3:0] dec_err;
   logic       is_mm, word_op, writes_rd;
   assign is_mm     = dec_q.is_mm;
@@ -191,15 +217,23 @@ module montu_top
   assign writes_rd = dec_q.writes_rd;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) dec_q <= decode(OpNop, '0, '0, '0, '0);
-    else         dec_q <= decode(insn_d[SlotOpMsb:SlotOpLsb], insn_d[SlotRdMsb:SlotRdLsb],
-                                 insn_d[SlotRaMsb:SlotRaLsb], insn_d[SlotRbMsb:SlotRbLsb],
-                                 insn_d[SlotImmMsb:SlotImmLsb]);
+    if (!rst_ni) begin
+      dec_q      <= decode(OpNop, '0, '0, '0, '0);
+      pair_bad_q <= 1'b0;
+    end else begin
+      dec_q      <= decode(insn_d[SlotOpMsb:SlotOpLsb], insn_d[SlotRdMsb:SlotRdLsb],
+                           insn_d[SlotRaMsb:SlotRaLsb], insn_d[SlotRbMsb:SlotRbLsb],
+                           insn_d[SlotImmMsb:SlotImmLsb]);
+      pair_bad_q <= pair_conflict(insn_d[SlotOpMsb:SlotOpLsb], insn_d[SlotRdMsb:SlotRdLsb],
+                                  insn_d[SlotRaMsb:SlotRaLsb], insn_d[SlotRbMsb:SlotRbLsb],
+                                  insn_d[SlotImmLsb+2:SlotImmLsb]);
+    end
   end
 
   always_comb begin
     if (dec_q.err != ErrOk)                dec_err = dec_q.err;
     else if (dec_q.modular && !mvalid_q)   dec_err = ErrNoModulus;
+    else if (pair_bad_q)                   dec_err = ErrBadPair;
     else                                   dec_err = ErrOk;
   end
 
@@ -212,11 +246,12 @@ module montu_top
   logic [Word-1:0] rdata_a, rdata_b, rdata_n, t_rdata;
 
   logic            mm_start, mm_re, mm_t_re, mm_t_we, mm_rf_we, mm_done;
+  logic            mm_x_ctx, mm_y_ctx, mm_rf_ctx;   // 1: the port serves the queued product
   logic [Jw-1:0]   mm_x_idx, mm_y_idx, mm_n_idx, mm_rf_idx;
   logic [Ta-1:0]   mm_t_raddr, mm_t_waddr;
   logic [Word-1:0] mm_t_wdata, mm_rf_wdata;
 
-  assign mm_start = dec_ok && is_mm;
+  assign mm_start = (dec_ok && is_mm) || mm_again_q;
 
   if (MulCore == 1) begin : g_cilardo
     // cilardo2008's multiplier: same ports; it needs no Montgomery constant (its quotient digits
@@ -248,12 +283,17 @@ module montu_top
       .rf_wdata_o(mm_rf_wdata),
       .done_o    (mm_done)
     );
+    assign mm_x_ctx  = mm_second_q;
+    assign mm_y_ctx  = mm_second_q;
+    assign mm_rf_ctx = mm_second_q;
   end else begin : g_bie2021
+    logic mont_x_ctx, mont_y_ctx, mont_rf_ctx;
     montu_mont #(
       .Word(Word), .Lanes(Lanes), .MaxWords(MaxWords), .Pipelined(Pipelined)
     ) u_mont (
       .clk_i, .rst_ni,
       .start_i   (mm_start),
+      .pair_i    (MulInterleaves && mq_valid_q),
       .gf2m_i    (gf2m_q),
       .s_i       (s_q),
       .w_i       (w_q),
@@ -261,6 +301,8 @@ module montu_top
       .x_idx_o   (mm_x_idx),
       .y_idx_o   (mm_y_idx),
       .n_idx_o   (mm_n_idx),
+      .x_ctx_o   (mont_x_ctx),
+      .y_ctx_o   (mont_y_ctx),
       .x_i       (rdata_a),
       .y_i       (rdata_b),
       .n_i       (rdata_n),
@@ -271,10 +313,15 @@ module montu_top
       .t_waddr_o (mm_t_waddr),
       .t_wdata_o (mm_t_wdata),
       .rf_we_o   (mm_rf_we),
+      .rf_ctx_o  (mont_rf_ctx),
       .rf_idx_o  (mm_rf_idx),
       .rf_wdata_o(mm_rf_wdata),
       .done_o    (mm_done)
     );
+    // interleaved: the engine names the product of each port's word; else one after the other
+    assign mm_x_ctx  = MulInterleaves ? mont_x_ctx  : mm_second_q;
+    assign mm_y_ctx  = MulInterleaves ? mont_y_ctx  : mm_second_q;
+    assign mm_rf_ctx = MulInterleaves ? mont_rf_ctx : mm_second_q;
   end
 
   logic            wo_start, wo_n_from_ra, wo_we, wo_done;
@@ -390,11 +437,13 @@ module montu_top
     // read ports: a streams ra, b streams rb, n streams the modulus (or ra + 1 word)
     if (dec_q.is_rmmi)        raddr_a = waddr(ra, rptr_q);
     else if (dec_q.is_setmod) raddr_a = waddr(ra, '0);
-    else if (is_mm)           raddr_a = waddr(ra, mm_x_idx);
+    else if (is_mm)           raddr_a = waddr(mm_x_ctx ? mq_ra_q : ra, mm_x_idx);
     else                      raddr_a = waddr(ra, wo_idx);
     // MMX: the second operand is table entry rb + X (X masked to the window width)
-    raddr_b = is_mm ? waddr(rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}}), mm_y_idx)
-                    : waddr(rb, wo_idx);
+    // (the queued product's: its own rb)
+    raddr_b = !is_mm  ? waddr(rb, wo_idx) :
+              mm_y_ctx ? waddr(mq_rb_q, mm_y_idx) :
+              waddr(rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}}), mm_y_idx);
     raddr_n = is_mm ? waddr(mreg_q, mm_n_idx)
                     : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
     rf_re   = is_mm ? mm_re : 1'b1;
@@ -416,7 +465,7 @@ module montu_top
       rf_wdata = data_q;
     end else if (is_mm) begin
       rf_we   = mm_rf_we;
-      rf_wreg = rd;
+      rf_wreg = mm_rf_ctx ? mq_rd_q : rd;
       rf_widx = mm_rf_idx;
       rf_wdata = mm_rf_wdata;
     end else if (dec_q.is_minv) begin
@@ -539,6 +588,11 @@ module montu_top
     mvalid_d    = mvalid_q;
     win_d       = win_q;
     mreg_d      = mreg_q;
+    mq_valid_d  = mq_valid_q;
+    mq_rd_d     = mq_rd_q;
+    mq_ra_d     = mq_ra_q;
+    mq_rb_d     = mq_rb_q;
+    mm_second_d = mm_second_q;
     w_d         = w_q;
     wipe_d      = wipe_q;
     cyc_d       = cyc_q + 32'd1;
@@ -577,7 +631,15 @@ module montu_top
               wptr_d   = '0;
               rptr_d   = '0;
               mvalid_d = 1'b0;
+              mq_valid_d = 1'b0;
               fin      = 1'b1;
+            end
+            OpMmq: begin
+              mq_valid_d = 1'b1;
+              mq_rd_d    = rd;
+              mq_ra_d    = ra;
+              mq_rb_d    = rb;
+              fin        = 1'b1;
             end
             OpWmmi: begin
               wptr_d = ptr_inc(wptr_q, s_q);
@@ -628,8 +690,14 @@ module montu_top
 
       StMont: begin
         if (mm_done) begin
-          if (rd == mreg_q) mvalid_d = 1'b0;
-          fin = 1'b1;
+          if (!MulInterleaves && mq_valid_q && !mm_second_q) begin
+            mm_second_d = 1'b1;    // the queued product's pass starts next cycle (mm_again_q)
+          end else begin
+            if (rd == mreg_q) mvalid_d = 1'b0;   // (never with a queued product: E_BAD_PAIR)
+            mq_valid_d  = 1'b0;
+            mm_second_d = 1'b0;
+            fin = 1'b1;
+          end
         end
       end
 
@@ -652,6 +720,7 @@ module montu_top
           rptr_d   = '0;
           flags_d  = '0;
           mvalid_d = 1'b0;
+          mq_valid_d = 1'b0;
           win_d    = '0;
           w_d      = '0;
           fin      = 1'b1;
@@ -706,6 +775,12 @@ module montu_top
       mvalid_q      <= 1'b0;
       win_q         <= '0;
       mreg_q        <= '0;
+      mq_valid_q    <= 1'b0;
+      mq_rd_q       <= '0;
+      mq_ra_q       <= '0;
+      mq_rb_q       <= '0;
+      mm_second_q   <= 1'b0;
+      mm_again_q    <= 1'b0;
       w_q           <= '0;
       wipe_q        <= '0;
       cyc_q         <= '0;
@@ -729,6 +804,12 @@ module montu_top
       mvalid_q      <= mvalid_d;
       win_q         <= win_d;
       mreg_q        <= mreg_d;
+      mq_valid_q    <= mq_valid_d;
+      mq_rd_q       <= mq_rd_d;
+      mq_ra_q       <= mq_ra_d;
+      mq_rb_q       <= mq_rb_d;
+      mm_second_q   <= mm_second_d;
+      mm_again_q    <= mm_second_d && !mm_second_q;
       w_q           <= w_d;
       wipe_q        <= wipe_d;
       cyc_q         <= cyc_d;

@@ -22,6 +22,7 @@ from montu.backends.sim.inversion import run_inversion
 MAX_WINDOW_BITS = load().imm_rule["window"].max            # SHLX/MMX window width: imm in 1 .. 5
 MLIN_MAX_CONSTANT = load().imm_rule["small_constants"].max  # MLIN: each constant in -3 .. 3
 MLIN_CHAINS = 7        # MLIN: carry chains V + (o - i)·N, i = 0 .. 6
+PAIRING = ("STARTMMI", "MMX")   # the instructions that run a product MMQ queued
 
 
 class _Fault(Exception):
@@ -76,6 +77,7 @@ class Simulator:
         self.modulus_reg: int | None = None
         self.mont_const = 0
         self.window = 0  # X: the window register SHLX loads and MMX indexes by (never read out)
+        self.queued: tuple[int, int, int] | None = None   # (rd, ra, rb) of the product MMQ queued
 
     @property
     def length_bits(self) -> int:
@@ -102,15 +104,17 @@ class Simulator:
         self.flags = (self.flags | bit) if value else (self.flags & ~bit)
 
     # --------------------------------------------------------------- execute
-    def cycles_of(self, name: str, **data_dependent: int) -> int:
-        """The cycle count of instruction `name` at the current length and field (MINV also
-        takes its data-dependent pass counts)."""
-        key = (name, self.k, self.gf2m)
+    def cycles_of(self, name: str, paired: int = 0, **data_dependent: int) -> int:
+        """The cycle count of instruction `name` at the current length and field (STARTMMI/MMX:
+        `paired` = 1 when they run a product MMQ queued; MINV also takes its data-dependent pass
+        counts)."""
+        key = (name, self.k, self.gf2m, paired)
         if not data_dependent and key in self._cycles_cache:    # the hot path: one lookup
             return self._cycles_cache[key]
+        state = {"paired": paired} if paired else {}
         cycles = self._isa.by_name[name].cycle_count(
             engine=self.config.engine, **self.config.variables(k=self.k, gf2m=self.gf2m),
-            **data_dependent)
+            **state, **data_dependent)
         if data_dependent:
             return cycles
         self._cycles_cache[key] = cycles
@@ -126,6 +130,10 @@ class Simulator:
             self._check(ins, slots)
             if ins.name == "MINV":  # the one instruction whose time depends on the operands
                 out, cycles = self._op_minv(slots, data)
+            elif ins.name in PAIRING and self.queued is not None:
+                self._check_pair(slots, ins.name == "MMX")
+                cycles = self.cycles_of(ins.name, paired=1)
+                out = self._run_pair(ins.name, slots, data)
             else:
                 cycles = self.cycles_of(ins.name)  # before the op: SETMMI/WIPE change k
                 out = self._handlers[ins.name](slots, data)
@@ -156,7 +164,39 @@ class Simulator:
         if ins.name == "SETMOD" and not self._read(slots["ra"]) & 1:
             raise _Fault("E_EVEN_MODULUS")
 
+    def _check_pair(self, s: dict[str, int], table: bool) -> None:
+        """E_BAD_PAIR unless this product and the queued one are independent: neither writes a
+        register the other reads or writes, neither writes the modulus register. MMX's operand
+        is its whole table R[rb] .. R[rb + 2^imm - 1], so the check never depends on X."""
+        assert self.queued is not None
+        qrd, qra, qrb = self.queued
+        reads = {s["ra"], *(range(s["rb"], s["rb"] + (1 << s["imm"])) if table else (s["rb"],))}
+        if (s["rd"] in (qrd, qra, qrb) or qrd in reads
+                or self.modulus_reg in (s["rd"], qrd)):
+            raise _Fault("E_BAD_PAIR")
+
+    def _run_pair(self, name: str, s: dict[str, int], data: int) -> int:
+        """This product and the queued one: both read their operands before either writes."""
+        assert self.queued is not None
+        qrd, qra, qrb = self.queued
+        scratch = self.num_regs          # a register index past the file: holds the queued result
+        self.regs.append(0)
+        try:
+            self._op_startmmi({"rd": scratch, "ra": qra, "rb": qrb}, data)
+            self._handlers[name](s, data)
+            self._write(qrd, self.regs[scratch])
+        finally:
+            self.regs.pop()
+        self.queued = None
+        return 0
+
     # ------------------------------------------------------- configuration
+    def _op_mmq(self, s: dict[str, int], data: int) -> int:
+        if self.queued is not None:
+            raise _Fault("E_BAD_PAIR")
+        self.queued = (s["rd"], s["ra"], s["rb"])
+        return 0
+
     def _op_nop(self, s: dict[str, int], data: int) -> int:
         return 0
 
@@ -165,6 +205,7 @@ class Simulator:
         self.gf2m = s["f"]
         self.wptr = self.rptr = 0
         self.modulus_reg = None
+        self.queued = None
         return 0
 
     def _op_wmmi(self, s: dict[str, int], data: int) -> int:
