@@ -15,6 +15,10 @@ def test_the_mix_adds_up_and_each_instruction_costs_its_formula():
     variables = dict(k=3, W=3, Word=64, Lanes=2, NumRegs=32, MaxWords=64, gf2m=0)
     for pm, cycles, counts in ((0, cycles0, counts0), (1, cycles1, counts1)):
         assert cycles["STARTMMI"] == counts["STARTMMI"] * startmmi.cycle_count(**variables, Pipelined=pm)
+        assert cycles["STARTMMI (paired)"] == counts["STARTMMI (paired)"] * startmmi.cycle_count(
+            **variables, Pipelined=pm, paired=1)
+        paired_runs = counts["STARTMMI (paired)"] + counts["MMX (paired)"]
+        assert counts["MMQ"] == paired_runs > 0     # k·P pairs its independent products
     assert total1 > total0
 
 

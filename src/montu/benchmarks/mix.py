@@ -3,7 +3,8 @@ builds (Pipelined = 0 and 1) — the figures that say which latency to hide firs
 
 For each curve: one constant-time k·P of a public point (the `scalar_mult` of `montu bench ecc`,
 same scalar on both builds), counted per instruction: how many were sent, their cycles in all
-and their share. The counts come from the responses themselves (each response carries its
+and their share. A STARTMMI or MMX that runs a product MMQ queued counts as "STARTMMI (paired)"
+("MMX (paired)"). The counts come from the responses themselves (each response carries its
 command's cycle count), so they add up to the operation's total exactly.
 """
 
@@ -51,9 +52,13 @@ class _Counting:
         self._backend, self._isa = backend, isa
         self.counts: Counter[str] = Counter()
         self.cycles: Counter[str] = Counter()
+        self._previous = ""
 
     def _count(self, insn: int, cycles: int) -> None:
         name = self._isa.by_opcode[decode_slots(insn)["op"]].name
+        if self._previous == "MMQ" and name in ("STARTMMI", "MMX"):
+            name += " (paired)"            # it ran the product MMQ queued as well
+        self._previous = name
         self.counts[name] += 1
         self.cycles[name] += cycles
 

@@ -21,7 +21,7 @@ from montu.arith import gf2m
 from montu.arith.field import Field
 from montu.driver import Unit
 from montu.ec.curves import Curve
-from montu.ec.program import Program, Registers, execute
+from montu.ec.program import Program, Registers
 from montu.ec.session import FieldSession, add_affine, flag_words, ladder_flags
 
 _NAMES = ("R2", "ONE", "A", "B", "SB", "XP", "YP", "XA", "YA", "ZA", "XB", "YB", "ZB",
@@ -153,7 +153,7 @@ def _load_sqrt_b(unit: Unit, session: FieldSession, curve: Curve) -> None:
     cache = _SQRT_B.setdefault(unit, {})
     if curve.name not in cache:
         session.write("B", curve.b)
-        execute(unit, _sqrt_b_program(gf2m.degree(curve.modulus)).commands, f"{curve.name} √b")
+        session.execute(_sqrt_b_program(gf2m.degree(curve.modulus)).commands, f"{curve.name} √b")
         cache[curve.name] = session.read("SB")
     session.write("SB", cache[curve.name])
 
@@ -182,7 +182,7 @@ def sqrt_b_squares_to_b(unit: Unit, curve: Curve) -> bool:
     session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
     _load_sqrt_b(unit, session, curve)
     session.write("B", curve.b)
-    responses = execute(unit, _sqrt_b_check_program().commands, f"{curve.name} √b check")
+    responses = session.execute(_sqrt_b_check_program().commands, f"{curve.name} √b check")
     return bool(responses[-1].flags >> 1 & 1)
 
 
@@ -203,7 +203,7 @@ def _ladder(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[int,
         session.write(START_Z, start_z)
     for i, word in enumerate(flag_words(ladder_flags(scalar, steps), session.length_bits)):
         session.write(f"F{i}", word)
-    execute(unit, program.commands, f"{curve.name} scalar multiplication")
+    session.execute(program.commands, f"{curve.name} scalar multiplication")
     return session
 
 
@@ -249,7 +249,7 @@ def x_is_one_of(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[
     program, compares, infinity = _x_compare_program(len(candidates))
     for reg, value in zip(_CANDIDATE_REGS, candidates):
         session.write(reg, value)
-    responses = execute(unit, program.commands, f"{curve.name} x comparison")
+    responses = session.execute(program.commands, f"{curve.name} x comparison")
     if responses[infinity].flags >> 1 & 1:
         return False
     return any(responses[i].flags >> 1 & 1 for i in compares)
@@ -266,7 +266,7 @@ def _is_zero_program() -> Program:
 def is_infinity_multiple(unit: Unit, curve: Curve, scalar: int, point: tuple[int, int]) -> bool:
     """scalar·point == O? (x-only ladder, Z compared with 0 on the unit). point needs x ≠ 0."""
     session = _ladder(unit, curve, scalar, scalar.bit_length() - 1, point, recover_y=False)
-    responses = execute(unit, _is_zero_program().commands, "infinity check")
+    responses = session.execute(_is_zero_program().commands, "infinity check")
     del session
     return bool(responses[-1].flags >> 1 & 1)
 
@@ -293,7 +293,7 @@ def is_on_curve(unit: Unit, curve: Curve, point: tuple[int, int]) -> bool:
     session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
     for name, value in (("XP", point[0]), ("YP", point[1]), ("A", curve.a), ("B", curve.b)):
         session.write(name, value)
-    responses = execute(unit, _on_curve_program().commands, f"{curve.name} on-curve check")
+    responses = session.execute(_on_curve_program().commands, f"{curve.name} on-curve check")
     return bool(responses[-1].flags >> 1 & 1)
 
 
@@ -354,7 +354,7 @@ def negate(unit: Unit, curve: Curve, point: tuple[int, int]) -> tuple[int, int]:
     session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
     session.write("XA", point[0])
     session.write("YA", point[1])
-    execute(unit, _negate_program().commands, "point negation")
+    session.execute(_negate_program().commands, "point negation")
     return point[0], session.read("YA")
 
 
@@ -381,5 +381,5 @@ def in_prime_subgroup_cofactor_2(unit: Unit, curve: Curve, point: tuple[int, int
     session = FieldSession(unit, curve.modulus, Field.GF2M, REGS)
     session.write("XP", point[0])
     session.write("A", curve.a)
-    responses = execute(unit, _trace_program(gf2m.degree(curve.modulus)).commands, "trace")
+    responses = session.execute(_trace_program(gf2m.degree(curve.modulus)).commands, "trace")
     return bool(responses[-1].flags >> 1 & 1)

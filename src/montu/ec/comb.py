@@ -35,7 +35,7 @@ from montu.arith.field import Field
 from montu.driver import Unit
 from montu.ec import doubled_y
 from montu.ec.curves import Curve
-from montu.ec.program import Program, Registers, execute
+from montu.ec.program import Program, Registers
 from montu.ec.session import FieldSession, flag_words
 from montu.isa import Response
 
@@ -243,7 +243,7 @@ def _run(unit: Unit, curve: Curve, k: int,
     session.write("SGN", flag_words(negate, session.length_bits)[0])
     if start_z is not None:
         session.write(START_Z, start_z)
-    responses = execute(unit, program.commands, f"{curve.name} fixed-base multiplication")
+    responses = session.execute(program.commands, f"{curve.name} fixed-base multiplication")
     return session, responses, compares
 
 
@@ -270,5 +270,5 @@ def generator_x_is_one_of(unit: Unit, curve: Curve, k: int, candidates: list[int
     program, compares = x_compare_program(len(candidates))
     for reg, value in zip(_TX, candidates):
         session.write(reg, value)
-    responses = execute(unit, program.commands, f"{curve.name} x comparison")
+    responses = session.execute(program.commands, f"{curve.name} x comparison")
     return any(responses[i].flags >> 1 & 1 for i in compares)

@@ -28,7 +28,7 @@ from montu.arith.field import Field
 from montu.driver import Unit
 from montu.ec.curves import Curve
 from montu.ec.errors import InvalidPublicKey
-from montu.ec.program import FLAG_BIT, Program, Registers, execute
+from montu.ec.program import FLAG_BIT, Program, Registers
 from montu.ec.session import FieldSession
 from montu.isa import Response, encode
 
@@ -128,13 +128,13 @@ def _decompress_prime(unit: Unit, curve: Curve, x: int, y_bit: int) -> Point:
     for name, value in (("X", x), ("A", curve.a), ("B", curve.b)):
         session.write(name, value)
     if curve.modulus % 4 == 3:
-        responses = execute(unit, _sqrt_3_mod_4_program(curve).commands,
-                            f"{curve.name} point decompression")
+        responses = session.execute(_sqrt_3_mod_4_program(curve).commands,
+                                        f"{curve.name} point decompression")
     else:
         if not _tonelli_shanks(unit, session, curve):
             raise _not_on_curve(curve, x, "x³ + a·x + b is not a square modulo p")
-        responses = execute(unit, _prime_finish_program().commands,
-                            f"{curve.name} point decompression")
+        responses = session.execute(_prime_finish_program().commands,
+                                        f"{curve.name} point decompression")
     if not _flag(responses[-1], _EQ):
         raise _not_on_curve(curve, x, "x³ + a·x + b is not a square modulo p")
     y = session.read("Y1" if y_bit else "Y0")
@@ -178,8 +178,8 @@ def _load_non_residue_power(unit: Unit, session: FieldSession, curve: Curve) -> 
     if curve.modulus not in cache:
         for z in range(2, _LARGEST_NON_RESIDUE_TRIED):
             session.write("ZC", z)
-            responses = execute(unit, _non_residue_program(curve).commands,
-                                f"{curve.name} quadratic non-residue search")
+            responses = session.execute(_non_residue_program(curve).commands,
+                                        f"{curve.name} quadratic non-residue search")
             if _flag(responses[-1], _EQ):
                 cache[curve.modulus] = session.read("ZC")
                 break
@@ -242,12 +242,12 @@ def _tonelli_shanks(unit: Unit, session: FieldSession, curve: Curve) -> bool:
     _load_non_residue_power(unit, session, curve)
     _, limit = _two_adic(curve.modulus)
     start = _tonelli_shanks_start(curve)
-    if _flag(execute(unit, start.commands, f"{curve.name} square root")[-1], _EQ):
+    if _flag(session.execute(start.commands, f"{curve.name} square root")[-1], _EQ):
         return True                  # c = 0: Y = 0 already
     update: Sequence[tuple[int, int]] = ()
     while True:
         order, positions = _tonelli_shanks_order(limit)
-        responses = execute(unit, [*update, *order.commands], f"{curve.name} square root")
+        responses = session.execute([*update, *order.commands], f"{curve.name} square root")
         base = len(update)
         first_one = next((i for i, at in enumerate(positions) if _flag(responses[base + at], _EQ)),
                          None)
@@ -321,9 +321,9 @@ def _decompress_binary(unit: Unit, curve: Curve, x: int, y_bit: int) -> Point:
     for name, value in (("X", x), ("A", curve.a), ("B", curve.b)):
         session.write(name, value)
     if x == 0:
-        execute(unit, _sqrt_b_program(m).commands, f"{curve.name} point decompression")
+        session.execute(_sqrt_b_program(m).commands, f"{curve.name} point decompression")
         return 0, session.read("Y0")
-    responses = execute(unit, _half_trace_program(m).commands, f"{curve.name} point decompression")
+    responses = session.execute(_half_trace_program(m).commands, f"{curve.name} point decompression")
     if not _flag(responses[-1], _EQ):
         raise _not_on_curve(curve, x, "z² + z = x + a + b/x² has no solution: its trace is 1")
     return x, session.read("Y1" if y_bit else "Y0")

@@ -28,7 +28,7 @@ from montu.driver import Unit, UnitError
 from montu.ec import binary, points
 from montu.ec.curves import Curve
 from montu.ec.errors import EcFaultError, UnsupportedHash
-from montu.ec.program import Program, Registers, execute
+from montu.ec.program import Program, Registers
 from montu.ec.session import FieldSession
 from montu.errors import MontuError
 from montu.isa import Response
@@ -133,7 +133,7 @@ def _sign_with_nonce(unit: Unit, curve: Curve, d: int, e: int, k: int) -> tuple[
     for name, value in (("K", k), ("BETA", 1 + secrets.randbelow(curve.n - 1)), ("E", e),
                         ("X", x), ("D", d)):
         session.write(name, value)
-    execute(unit, _sign_program(_reductions(curve)).commands, "ECDSA signature")
+    session.execute(_sign_program(_reductions(curve)).commands, "ECDSA signature")
     return session.read("R"), session.read("S")
 
 
@@ -213,9 +213,9 @@ def _signature_check_program() -> tuple[Program, tuple[int, int]]:
 def _field_constants_are_right(unit: Unit, curve: Curve) -> bool:
     """Whether the R² of the field modulus the unit has cached is right (on the unit). Both k·G
     runs use it, a wrong one could corrupt them alike, and the next signatures would use it."""
-    FieldSession(unit, curve.modulus, curve.field, REGS)     # loads the modulus and its R²
+    session = FieldSession(unit, curve.modulus, curve.field, REGS)  # loads the modulus and its R²
     program, compares = _field_constant_check_program()
-    return _all_equal(execute(unit, program.commands, "ECDSA field constant check"), compares)
+    return _all_equal(session.execute(program.commands, "ECDSA field constant check"), compares)
 
 
 def _all_equal(responses: list[Response], positions: list[int]) -> bool:
@@ -250,7 +250,7 @@ def _check_signature(unit: Unit, curve: Curve, d: int, e: int, k: int, r: int, s
     for name, value in (("K", k), ("E", e), ("R", r), ("D", d), ("S", s)):
         session.write(name, value)
     program, (constant, relation) = _signature_check_program()
-    responses = execute(unit, program.commands, "ECDSA signature check")
+    responses = session.execute(program.commands, "ECDSA signature check")
     if not _all_equal(responses, [constant]):
         raise _fault(curve, "R² of n is wrong")
     if not _all_equal(responses, [relation]):
@@ -277,7 +277,7 @@ def verify_integers(unit: Unit, curve: Curve, public: tuple[int, int], e: int, r
     session = FieldSession(unit, curve.n, Field.GFP, REGS)
     for name, value in (("E", e), ("R", r), ("S", s)):
         session.write(name, value)
-    execute(unit, _verify_scalars_program().commands, "ECDSA verification")
+    session.execute(_verify_scalars_program().commands, "ECDSA verification")
     u1, u2 = session.read("K"), session.read("D")
     x = points.double_scalar_x(unit, curve, u1, u2, public)
     if x is None:
@@ -285,7 +285,7 @@ def verify_integers(unit: Unit, curve: Curve, public: tuple[int, int], e: int, r
     session = FieldSession(unit, curve.n, Field.GFP, REGS)
     session.write("X", x)
     session.write("R", r)
-    responses = execute(unit, _verify_check_program(_reductions(curve)).commands, "ECDSA check")
+    responses = session.execute(_verify_check_program(_reductions(curve)).commands, "ECDSA check")
     return bool(responses[-1].flags >> 1 & 1)
 
 

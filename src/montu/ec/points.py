@@ -17,7 +17,7 @@ from montu.driver import Unit
 from montu.ec import binary, comb, prime, window
 from montu.ec.curves import Curve
 from montu.ec.errors import InvalidPublicKey
-from montu.ec.program import Program, Registers, execute
+from montu.ec.program import Program, Registers
 from montu.ec.session import FieldSession, fixed_length_scalar
 
 Point = tuple[int, int]
@@ -118,7 +118,7 @@ def _is_one_of(unit: Unit, curve: Curve, x: int, candidates: list[int]) -> bool:
     session.write("X", x)
     for candidate in candidates:
         session.write("C", candidate)
-        if execute(unit, _compare_program().commands, "x comparison")[-1].flags >> 1 & 1:
+        if session.execute(_compare_program().commands, "x comparison")[-1].flags >> 1 & 1:
             return True
     return False
 

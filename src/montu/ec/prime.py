@@ -20,7 +20,7 @@ from montu.arith.field import Field
 from montu.driver import Unit
 from montu.ec import doubled_y
 from montu.ec.curves import Curve
-from montu.ec.program import Program, Registers, execute
+from montu.ec.program import Program, Registers
 from montu.ec.session import FieldSession, add_affine, flag_words, ladder_flags
 
 _TABLE = tuple(f"W{i}" for i in range(9))  # x², x, x³ … x¹⁵ for the Fermat inversion
@@ -150,7 +150,7 @@ def scalar_mult(unit: Unit, curve: Curve, scalar: int, steps: int, point: tuple[
     session.write("A", curve.a)
     for i, word in enumerate(flag_words(ladder_flags(scalar, steps) + [scalar & 1], session.length_bits)):
         session.write(f"F{i}", word)
-    execute(unit, program.commands, f"{curve.name} scalar multiplication")
+    session.execute(program.commands, f"{curve.name} scalar multiplication")
     return session.read("XA"), session.read("YA")
 
 
@@ -175,7 +175,7 @@ def is_on_curve(unit: Unit, curve: Curve, point: tuple[int, int]) -> bool:
     session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
     for name, value in (("XP", point[0]), ("YP", point[1]), ("A", curve.a), ("B", curve.b)):
         session.write(name, value)
-    responses = execute(unit, _on_curve_program().commands, f"{curve.name} on-curve check")
+    responses = session.execute(_on_curve_program().commands, f"{curve.name} on-curve check")
     return bool(responses[-1].flags >> 1 & 1)
 
 
@@ -238,7 +238,7 @@ def negate(unit: Unit, curve: Curve, point: tuple[int, int]) -> tuple[int, int]:
     """−(x, y) = (x, −y mod p), the subtraction on the unit."""
     session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
     session.write("YA", point[1])
-    execute(unit, _negate_program().commands, "point negation")
+    session.execute(_negate_program().commands, "point negation")
     return point[0], session.read("YA")
 
 
@@ -308,7 +308,7 @@ def double_scalar_x(unit: Unit, curve: Curve, u1: int, u2: int, q: tuple[int, in
             commands += adds[index].commands
     commands += check.commands
     what = f"{curve.name} double scalar multiplication"
-    if execute(unit, commands, what)[-1].flags >> 1 & 1:
+    if session.execute(commands, what)[-1].flags >> 1 & 1:
         return None                                # Z = 0: an exceptional addition
-    execute(unit, finish.commands, what)
+    session.execute(finish.commands, what)
     return session.read("XA")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from montu.arith.field import Field
 from montu.driver import R_MOD, Unit, UnitError
+from montu.ec import pairing
 from montu.isa import Response, encode, load
 
 FLAG_BIT = load().flag_bit  # {"C": 0, "EQ": 1, "LT": 2, "NEG": 3}
@@ -233,8 +235,22 @@ def _runs_and_gaps(exponent: int) -> list[tuple[int, int]]:
     return pairs
 
 
-def execute(unit: Unit, commands: Sequence[tuple[int, int]], what: str) -> list[Response]:
-    """Send a batch; raise UnitError naming `what` if the unit rejects any command."""
+def execute(unit: Unit, commands: Sequence[tuple[int, int]], what: str, *, k: int | None = None,
+            field: Field = Field.GFP) -> list[Response]:
+    """Send a batch; raise UnitError naming `what` if the unit rejects any command.
+
+    With k, the unit's current length (L = 64k bits, in `field`): when pairing pays on this unit
+    (montu.ec.pairing), the batch sent is the program with its independent products paired by
+    MMQ (scheduled once per program, then cached). One response per command of `commands`, in
+    their order either way (see `PairedProgram.positions`)."""
+    if k is None or not pairing.pairs_on(unit, k, int(field)):
+        return _send(unit, commands, what)
+    paired = pairing.scheduled(tuple(commands))
+    responses = _send(unit, paired.commands, what)
+    return [responses[i] for i in paired.positions]
+
+
+def _send(unit: Unit, commands: Sequence[tuple[int, int]], what: str) -> list[Response]:
     responses = unit.send_many(commands)
     for rsp in responses:
         if rsp.err:

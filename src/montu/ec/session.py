@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from montu.arith.field import Field
 from montu.driver import Unit
-from montu.ec.program import Registers
+from montu.ec.program import Registers, execute
+from montu.isa import Response
 
 
 class FieldSession:
@@ -17,12 +20,18 @@ class FieldSession:
     def __init__(self, unit: Unit, modulus: int, field: Field, regs: Registers, r2: str = "R2"):
         self.unit = unit
         self.regs = regs
+        self.field = Field(field)
         self.k = unit._load_modulus(modulus, field)  # noqa: SLF001 (driver helper, see report)
         unit._load_r2(regs[r2], modulus, field, self.k)  # noqa: SLF001
 
     @property
     def length_bits(self) -> int:
         return 64 * self.k
+
+    def execute(self, commands: Sequence[tuple[int, int]], what: str) -> list[Response]:
+        """Run a straight-line program at this session's length and field: `program.execute`,
+        with independent products paired where that pays on the unit."""
+        return execute(self.unit, commands, what, k=self.k, field=self.field)
 
     def write(self, name: str, value: int) -> None:
         self.unit.write(self.regs[name], value, self.k)
@@ -78,8 +87,6 @@ def add_affine(unit: Unit, curve, field: Field, registers: Registers, programs,
     programs = (compare x, compare y, add, double) for registers XA YA XB YB A; a point whose
     coordinate `two_torsion_coordinate` (0: x, 1: y) is 0 has order 2, so doubling it gives
     infinity (GF(2^m): x = 0; GF(p): y = 0). The branches follow public data only."""
-    from montu.ec.program import execute
-
     if p1 is None:
         return p2
     if p2 is None:
@@ -91,12 +98,12 @@ def add_affine(unit: Unit, curve, field: Field, registers: Registers, programs,
     session.write("XB", p2[0])
     session.write("YB", p2[1])
     session.write("A", curve.a)
-    if execute(unit, cmp.commands, "point comparison")[-1].flags >> 1 & 1:
-        if not execute(unit, cmp_y.commands, "point comparison")[-1].flags >> 1 & 1:
+    if session.execute(cmp.commands, "point comparison")[-1].flags >> 1 & 1:
+        if not session.execute(cmp_y.commands, "point comparison")[-1].flags >> 1 & 1:
             return None                       # P + (−P)
         if p1[two_torsion_coordinate] == 0:
             return None                       # a point of order 2, doubled
-        execute(unit, dbl.commands, f"{curve.name} point doubling")
+        session.execute(dbl.commands, f"{curve.name} point doubling")
     else:
-        execute(unit, add.commands, f"{curve.name} point addition")
+        session.execute(add.commands, f"{curve.name} point addition")
     return session.read("XA"), session.read("YA")

@@ -25,7 +25,7 @@ from montu.arith.field import Field
 from montu.driver import Unit
 from montu.ec import comb, doubled_y, prime
 from montu.ec.curves import Curve
-from montu.ec.program import Program, execute
+from montu.ec.program import Program
 from montu.ec.session import FieldSession, flag_words
 
 WIDTH = 4                                   # bits per digit; 2^(WIDTH−1) = 8 table entries
@@ -187,12 +187,12 @@ def multiply(unit: Unit, curve: Curve, k: int, point: tuple[int, int]) -> tuple[
     session = FieldSession(unit, curve.modulus, Field.GFP, REGS)
     session.write("TX0", point[0])
     session.write("TY0", point[1])
-    execute(unit, table_program(curve).commands, f"{curve.name} window table")
+    session.execute(table_program(curve).commands, f"{curve.name} window table")
     indices, negate = recode(k, curve)
     session.write("IDX", comb._index_words(indices, session.length_bits)[0])  # noqa: SLF001
     session.write("SGN", flag_words(negate, session.length_bits)[0])
     program, compares = main_program(curve)
-    responses = execute(unit, program.commands, f"{curve.name} scalar multiplication")
+    responses = session.execute(program.commands, f"{curve.name} scalar multiplication")
     exceptional = any(responses[i].flags >> 1 & 1 for i in compares)
     x, y = session.read("XA"), session.read("YA")
     return None if exceptional else (x, y)

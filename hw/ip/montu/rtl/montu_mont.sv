@@ -75,7 +75,8 @@ module montu_mont
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            start_i,     // first cycle of the command (beat 0)
-  input  logic            pair_i,      // with start_i: a second product (context 1) runs too
+  input  logic            pair_i,      // a second product (context 1) runs with the next start:
+                                       // sampled while idle, so held from the cycle before start_i
   input  logic            gf2m_i,
   input  logic [Jw-1:0]   s_i,         // W, number of words, 1 .. MaxWords
   input  logic [Word-1:0] w_i,         // Montgomery constant
@@ -144,11 +145,10 @@ module montu_mont
 
   logic act, adv;
   logic run_q, iss_q, phase_q;
-  logic pair_q;                  // two products in this run (latched at start_i)
-  logic pair_now;                // the same, from the start beat on
+  logic pair_q;                  // two products in this run (pair_i, sampled while idle)
   logic cx_q;                    // the context of the word issued next
   logic [Jw-1:0] ii_q, rows_m1, wj_q;
-  logic [Cw-1:0] jj_q, pm1, ks;
+  logic [Cw-1:0] jj_q, pm1_q, ks_q;
   ctl_t st0;
   ctl_t st_q [1:NumStages];
 
@@ -164,23 +164,24 @@ module montu_mont
     assign unused_phase = phase_q;
   end
 
-  // P - 1 = max(K*s, MinP) - 1; ii counts rows (Lanes = 1, 2) or row pairs (Lanes = 4)
-  assign pair_now = start_i ? (pair_i & (Lanes != 4)) : pair_q;
-  assign ks      = pair_now ? (Cw'(s_i) << 1) : Cw'(s_i);
-  assign pm1     = (ks > Cw'(MinP)) ? (ks - Cw'(1)) : Cw'(MinP - 1);
+  // K*s and P - 1 = max(K*s, MinP) - 1, registered while idle from s_i and pair_i (both held
+  // from the cycle before start_i: montu_top changes them only in earlier commands); ii counts
+  // rows (Lanes = 1, 2) or row pairs (Lanes = 4)
+  logic [Cw-1:0] ks_d;
+  assign ks_d    = (pair_i && Lanes != 4) ? (Cw'(s_i) << 1) : Cw'(s_i);
   assign rows_m1 = (Lanes == 4) ? ((s_i - Jw'(1)) >> 1) : (s_i - Jw'(1));
 
   logic issuing, last_issue;
   assign issuing    = start_i | iss_q;
-  assign st0.v      = issuing & (jj_q < ks);
+  assign st0.v      = issuing & (jj_q < ks_q);
   // (in the bubbles after the K*s words neither flag is set, as in one-product runs)
-  assign st0.first  = (wj_q == '0) & (jj_q < ks);
-  assign st0.last   = (wj_q == s_i - Jw'(1)) & (jj_q < ks);
+  assign st0.first  = (wj_q == '0) & (jj_q < ks_q);
+  assign st0.last   = (wj_q == s_i - Jw'(1)) & (jj_q < ks_q);
   assign st0.i0     = (ii_q == '0);
   assign st0.ilast  = (ii_q == rows_m1);
   assign st0.c      = cx_q;
   assign st0.j      = wj_q;
-  assign last_issue = st0.v & st0.last & st0.ilast & (cx_q == pair_now);
+  assign last_issue = st0.v & st0.last & st0.ilast & (cx_q == pair_q);
 
   // ---------------------------------------------------------------------------------------
   // Lane pairs: operands in, z and v out (index = pair)
@@ -304,8 +305,8 @@ module montu_mont
       assign nop[p] = n_i;
       assign vin[p] = vout[NumPairs-1];
       assign zin[p] = st_q[1].i0              ? '0 :
-                      (ks <= Cw'(MinP))           ? zlast :
-                      (ks == Cw'(MinP + 1))       ? zout_d1_q : t_rdata_i;
+                      (ks_q <= Cw'(MinP))         ? zlast :
+                      (ks_q == Cw'(MinP + 1))     ? zout_d1_q : t_rdata_i;
     end else begin : g_follow
       montu_stage_reg #(.T(logic [Word-1:0]), .Stages(Lag)) u_y_lag (
         .clk_i, .rst_ni, .en_i(adv), .d_i(yop[p-1]), .q_o(yop[p])
@@ -409,6 +410,8 @@ module montu_mont
       iss_q   <= 1'b0;
       phase_q <= 1'b0;
       pair_q  <= 1'b0;
+      ks_q    <= Cw'(1);
+      pm1_q   <= Cw'(MinP - 1);
       cx_q    <= 1'b0;
       ii_q    <= '0;
       jj_q    <= '0;
@@ -424,10 +427,16 @@ module montu_mont
       flast1_q  <= 1'b0;
     end else begin
       phase_q <= act ? ~phase_q : 1'b0;
+      // pair_i is registered while the engine is idle: no logic between start_i and the
+      // issue counters' period (a path that cost 10 % of fmax when start_i selected pair_i)
+      if (!run_q) begin
+        pair_q <= pair_i & (Lanes != 4);
+        ks_q   <= ks_d;
+        pm1_q  <= (ks_d > Cw'(MinP)) ? (ks_d - Cw'(1)) : Cw'(MinP - 1);
+      end
       if (start_i) begin
-        run_q  <= 1'b1;
-        iss_q  <= 1'b1;
-        pair_q <= pair_now;
+        run_q <= 1'b1;
+        iss_q <= 1'b1;
       end
       if (adv) begin
         // issue counters: (i, c, j) with jj running over P = max(K*s, MinP) beats, the
@@ -439,7 +448,7 @@ module montu_mont
             jj_q  <= '0;
             wj_q  <= '0;
             cx_q  <= 1'b0;
-          end else if (jj_q == pm1) begin
+          end else if (jj_q == pm1_q) begin
             ii_q <= ii_q + Jw'(1);
             jj_q <= '0;
             wj_q <= '0;
