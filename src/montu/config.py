@@ -78,10 +78,9 @@ class UnitConfig:
             found.append(f"engine must be one of {', '.join(ENGINES)} (got {self.engine!r})")
         elif self.engine == "cilardo":
             # cilardo2008's word unit is w = 64 bits (Fig. 8: four 16x16 and four 48x16 modules)
+            # (Pipelined = 1 pipelines the unit's other engines; the multiplier has its own 8 stages)
             if self.word_bits != 64:
                 found.append(f"engine cilardo needs Word = 64 (got {self.word_bits})")
-            if self.pipelined:
-                found.append("engine cilardo has its own 8-stage pipeline: Pipelined must be 0")
         return found
 
     @property
@@ -130,6 +129,7 @@ LINT_MATRIX = (
     _cfg(64, 4, 64, 16), _cfg(64, 2, 4096, 32, True), _cfg(32, 2, 576, 32, True),
     _cfg(64, 4, 4096, 32, True), _cfg(64, 4, 64, 16, True),
     _cfg(64, 2, 1024, 16, engine="cilardo"), _cfg(64, 2, 64, 16, engine="cilardo"),
+    _cfg(64, 2, 1024, 16, True, engine="cilardo"),
 )
 COCOTB_MATRIX = (
     _cfg(64, 2, 4096, 32), _cfg(32, 1, 1024, 16), _cfg(32, 2, 576, 20), _cfg(64, 4, 1024, 16),
@@ -138,5 +138,5 @@ COCOTB_MATRIX = (
 )
 COCOTB_EXTRA = (
     _cfg(64, 1, 576, 16), _cfg(64, 4, 4096, 32), _cfg(64, 4, 1024, 16, True),
-    _cfg(32, 2, 1024, 16, True),
+    _cfg(32, 2, 1024, 16, True), _cfg(64, 2, 1024, 16, True, engine="cilardo"),
 )

@@ -46,11 +46,10 @@ def test_the_cilardo_build_is_mulcore_1_and_a_separate_build():
     assert cache_key(default, snapshot, "v", "c") == digest.hexdigest()[:24]
 
 
-def test_the_cilardo_build_needs_word_64_and_no_pipelining():
+def test_the_cilardo_build_needs_word_64_and_may_pipeline_the_other_engines():
     with pytest.raises(ValueError, match="engine cilardo needs Word = 64"):
         RtlConfig(word_bits=32, engine="cilardo")
-    with pytest.raises(ValueError, match="Pipelined must be 0"):
-        RtlConfig(pipelined=True, engine="cilardo")
+    assert RtlConfig(pipelined=True, engine="cilardo").pipelined
 
 
 def test_open_backend_builds_the_simulator_of_the_configs_engine():

@@ -147,7 +147,6 @@ def test_bie2021_build_is_unchanged_by_the_engine_option():
 
 @pytest.mark.parametrize(("params", "message"), [
     ({"word_bits": 32}, "engine cilardo needs Word = 64 (got 32)"),
-    ({"pipelined": True}, "engine cilardo has its own 8-stage pipeline: Pipelined must be 0"),
 ])
 def test_bad_configurations_are_config_errors_with_the_rule(params, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -117,9 +117,9 @@ def _table(report: MixReport) -> str:
     for key, total in report.totals.items():
         curve, pm = key.split("/")
         lines += ["", f"{curve}, Pipelined = {pm}: {total:,} cycles",
-                  f"  {'instruction':<12}{'count':>8}{'cycles':>12}{'per insn':>10}{'share':>8}"]
+                  f"  {'instruction':<18}{'count':>8}{'cycles':>12}{'per insn':>10}{'share':>8}"]
         for r in report.rows:
             if r.curve == curve and int(r.pipelined) == int(pm):
-                lines.append(f"  {r.instruction:<12}{r.count:>8,}{r.cycles:>12,}"
+                lines.append(f"  {r.instruction:<18}{r.count:>8,}{r.cycles:>12,}"
                              f"{r.cycles / r.count:>10.1f}{100 * r.share:>7.1f}%")
     return "\n".join(lines)

@@ -194,7 +194,8 @@ class CilardoEngine(Bie2021Engine):
 
 def open(backend: str = "sim", *, mode: str = "paper", **params) -> CilardoEngine:  # noqa: A001
     """The unit built with engine="cilardo" on `backend`; `mode` "paper" (default) or "alg2";
-    `params`: the unit's (lanes, max_bits, num_regs; Word must be 64, Pipelined 0)."""
+    `params`: the unit's (lanes, max_bits, num_regs, pipelined: the other engines pipelined;
+    Word must be 64)."""
     for name in ("engine", "guard_bits"):
         if name in params:
             raise UnitError(f"the cilardo engine sets {name} itself (use mode='paper' or 'alg2')")

@@ -27,7 +27,7 @@ module montu_top
   parameter bit          Pipelined = 1'b0,  // pipelined engines for a high clock (Lanes 2, 4)
   // The Montgomery multiplier of STARTMMI/MMX: 0 montu_mont (bie2021 Alg. 2 on Lanes MAC lanes),
   // 1 cilardo_mont (cilardo2008: FIOS on the 8-stage dual-field Booth/Montgomery word unit,
-  // Word = 64, Pipelined = 0; Lanes is then unused)
+  // Word = 64; Lanes is then unused, Pipelined pipelines the other engines)
   parameter int unsigned MulCore = 0
 ) (
   input  logic            clk_i,
@@ -79,8 +79,8 @@ module montu_top
   if (MulCore > 1) begin : g_bad_mulcore
     $error("montu_top: MulCore must be 0 (montu_mont) or 1 (cilardo_mont)");
   end
-  if (MulCore == 1 && (Word != 64 || Pipelined)) begin : g_bad_cilardo
-    $error("montu_top: MulCore = 1 (cilardo2008) needs Word = 64 and Pipelined = 0");
+  if (MulCore == 1 && Word != 64) begin : g_bad_cilardo
+    $error("montu_top: MulCore = 1 (cilardo2008) needs Word = 64");
   end
 
   // Decode errors are reported from StErr, one cycle after decode: 2 cycles after accept.
