@@ -50,9 +50,9 @@ def test_startmmi_formula_with_pipelined_lanes_by_hand():
         return ins.cycle_count(k=words, W=words, Word=64, Lanes=lanes, NumRegs=32, MaxWords=64,
                                Pipelined=pipelined, gf2m=0)
 
-    assert cycles(4, 2, 1) == (4 - 1) * max(4, 13) + 2 * 4 + 16 == 63
+    assert cycles(4, 2, 1) == (4 - 1) * max(4, 11) + 2 * 4 + 16 == 57
     assert cycles(32, 2, 1) == 31 * 32 + 64 + 16 == 1072
-    assert cycles(32, 4, 1) == (16 - 1) * max(32, 26) + 2 * 32 + 29
+    assert cycles(32, 4, 1) == (16 - 1) * max(32, 22) + 2 * 32 + 27
     assert cycles(4, 2, 0) == (4 - 1) * 4 + 2 * 4 + 6   # the default unit is unchanged
     with pytest.raises(NameError, match="Pipelined"):
         ins.cycle_count(k=4, W=4, Word=64, Lanes=2, NumRegs=32, MaxWords=64, gf2m=0)

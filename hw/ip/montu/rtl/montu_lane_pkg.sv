@@ -11,6 +11,11 @@ package montu_lane_pkg;
   function automatic int unsigned mac_lat_ca(bit pipelined);
     return pipelined ? 5 : 1;
   endfunction
+  // A lane built with LateC = 1 takes c_j mac_c_late cycles after a_j and b_j (the pipelined lane
+  // adds c only in its accumulate stage, so c may come from a longer recurrence).
+  function automatic int unsigned mac_c_late(bit pipelined);
+    return pipelined ? 2 : 0;
+  endfunction
 
   // montu_qunit_lane, t = u_0 * w mod 2^Word: u_0 in cycle t, t from cycle t + qunit_lat on.
   function automatic int unsigned qunit_lat(bit pipelined);

@@ -14,10 +14,13 @@
 //   t+2   rows: a * (16-bit chunk k of b), one adder each (GF(2^m): the carry-less rows, from
 //         the delayed a and b: 128 flip-flops instead of N rows of Word + 16)
 //   t+3   accumulate: u_j, H_j, k_j
-// u_o is valid in cycle t+4 and ca_o (the carry word ca_j) in cycle t+5.
+// u_o is valid in cycle t+4 and ca_o (the carry word ca_j) in cycle t+5. c_j enters only the
+// accumulate: with LateC = 1 it is taken in cycle t+2 (two cycles after a_j and b_j), which
+// lets montu_mont feed it from a recurrence two beats longer.
 // The datapath registers have no reset: every value is written before it is read.
 module montu_mac_pipe #(
-  parameter int unsigned Word = 64
+  parameter int unsigned Word  = 64,
+  parameter bit          LateC = 1'b0
 ) (
   input  logic            clk_i,
   input  logic            gf2m_i,   // held for the whole command
@@ -43,12 +46,11 @@ module montu_mac_pipe #(
   endfunction
 
   // t: operands
-  logic [Word-1:0] a_q, b_q, c_q;
+  logic [Word-1:0] a_q, b_q;
   logic            first_q;
   // t+1: partial products p[k][l] = chunk l of a times chunk k of b; a, b for the carry-less rows
   logic [2*C-1:0]  prod_q [N][N];
   logic [Word-1:0] a1_q, b1_q;
-  logic [Word-1:0] c1_q;
   logic            first1_q;
   // t+2: rows
   logic [Rw-1:0]   row_q [N];
@@ -63,7 +65,6 @@ module montu_mac_pipe #(
   always_ff @(posedge clk_i) begin
     a_q     <= a_i;
     b_q     <= b_i;
-    c_q     <= c_i;
     first_q <= first_i;
     for (int unsigned k = 0; k < N; k++) begin
       for (int unsigned l = 0; l < N; l++) begin
@@ -72,8 +73,21 @@ module montu_mac_pipe #(
     end
     a1_q     <= a_q;
     b1_q     <= b_q;
-    c1_q     <= c_q;
     first1_q <= first_q;
+  end
+
+  // c_j reaches the accumulate with its word: through two registers, or straight from c_i in
+  // cycle t+2 (LateC)
+  logic [Word-1:0] c_acc;    // c_j in cycle t+2
+  if (LateC) begin : g_late_c
+    assign c_acc = c_i;
+  end else begin : g_early_c
+    logic [Word-1:0] c_q, c1_q;
+    always_ff @(posedge clk_i) begin
+      c_q  <= c_i;
+      c1_q <= c_q;
+    end
+    assign c_acc = c1_q;
   end
 
   // Row k = sum over l of p[k][l] << C*l: the even and the odd l do not overlap, so a row is
@@ -87,7 +101,7 @@ module montu_mac_pipe #(
       for (int unsigned l = 1; l < N; l += 2) odd[C*(l-1) +: 2*C] = prod_q[k][l];
       row_q[k] <= gf2m_i ? clmul_row(a1_q, b1_q[C*k +: C]) : (even + (odd << C));
     end
-    c2_q     <= c1_q;
+    c2_q     <= c_acc;
     first2_q <= first1_q;
   end
 

@@ -26,19 +26,21 @@
 // (t 3 beats after u_0), for a shorter clock period:
 //   beat c+1 lane a operands (StA), c+5 u_j of lane a, q unit input (StQ), c+6 carry word of
 //   lane a (StCa), c+8 t_i and lane b operands (StB), c+12 u_j of lane b, c+13 final add (StF),
-//   c+14 z_j leaves (StO); and the final pass registers its read data (one beat more).
+//   c+14 z_j leaves (StO); and the final pass registers its read data (one beat more). Lane a
+//   takes z_j (its c) only at c+3, CLate = 2 beats after its operands (montu_mac_pipe's
+//   LateC: c enters the accumulate), which shortens the row recurrence by two beats.
 //
 // Lanes = 1, 2 (one pair): word (i, j) issues at beat i*P + j with P = max(s, MinP), MinP =
-// StO - 1 (4; pipelined 13): z_j of row i reaches lane a of row i+1 exactly P beats later
-// (forwarded for P = MinP, MinP + 1; through T above), so row i+1 starts right after row i;
-// for s < MinP the gap is filled with bubbles.
+// StO - 1 - CLate (4; pipelined 11): z_j of row i reaches lane a's c of row i+1 exactly P beats
+// later (forwarded for P = MinP, MinP + 1; through T above, read CLate beats after issue), so
+// row i+1 starts right after row i; for s < MinP the gap is filled with bubbles.
 //
 // Lanes = 4 (two pairs on consecutive rows): rows are taken two at a time, row pair r = 0 ..
 // ceil(s/2)-1. Pair 0 runs row 2r - (s mod 2), pair 1 row 2r + 1 - (s mod 2), Lag = StO - StA
-// = 4 beats (pipelined 13) behind pair 0; for odd s, row pair 0 starts with a zero row on
+// - CLate = 4 beats (pipelined 11) behind pair 0; for odd s, row pair 0 starts with a zero row on
 // pair 0 (x = 0, z = 0 gives z = 0 and v = 0, a no-op), so the last row always runs on pair 1.
 // Word (r, j) issues at beat r*P + j on pair 0 with P = max(s, MinP), MinP = 2 * Lag (8;
-// pipelined 26). Pair 1 takes y_j, n_j from delay lines and z_j straight from pair 0's output
+// pipelined 22). Pair 1 takes y_j, n_j from delay lines and z_j straight from pair 0's output
 // stage (its lane a sees z_j in the beat pair 0 produces it); pair 1's z_j reaches pair 0's
 // next row P - MinP beats after it leaves (forwarded for P = MinP, MinP + 1; through T above);
 // x of the two rows is read on port a in the first two beats of the row pair and held. The
@@ -58,8 +60,8 @@
 // Beats from start_i to done_o (inclusive):
 //   Lanes = 1, 2:  (s-1)*max(s, 4) + 2s + 6             (Lanes = 1: two cycles per beat)
 //   Lanes = 4:     (ceil(s/2)-1)*max(s, 8) + 2s + 10
-//   pipelined, Lanes = 2:  (s-1)*max(s, 13) + 2s + 16
-//   pipelined, Lanes = 4:  (ceil(s/2)-1)*max(s, 26) + 2s + 29
+//   pipelined, Lanes = 2:  (s-1)*max(s, 11) + 2s + 16
+//   pipelined, Lanes = 4:  (ceil(s/2)-1)*max(s, 22) + 2s + 27
 // and with pair_i: s replaced by 2s inside max() and in the 2s term (instructions.yaml, paired).
 module montu_mont
   import montu_lane_pkg::*;
@@ -129,10 +131,13 @@ module montu_mont
   localparam int unsigned ZWait = StO - 1 - (StB + mac_lat_u(Pipelined));   // 0; pipelined 1
 
   localparam int unsigned NumPairs  = (Lanes == 4) ? 2 : 1;      // lane pairs
-  localparam int unsigned Lag       = StO - StA;                 // beats pair p+1 trails pair p
+  // lane a takes z_j (its c) CLate beats after its operands (montu_lane_pkg::mac_c_late): the
+  // recurrence z_j of row i -> lane a of row i+1 is CLate beats shorter
+  localparam int unsigned CLate     = mac_c_late(Pipelined);     // 0; pipelined 2
+  localparam int unsigned Lag       = StO - StA - CLate;         // beats pair p+1 trails pair p
   localparam int unsigned Tail      = Lag * (NumPairs - 1);      // stages of the later pairs
   localparam int unsigned NumStages = StO + Tail;                // stage of the last pair's z
-  localparam int unsigned MinP      = (Lanes == 4) ? 2 * Lag : StO - 1;   // shortest row period
+  localparam int unsigned MinP      = (Lanes == 4) ? 2 * Lag : Lag;   // shortest row period
   localparam int unsigned FinStages = Pipelined ? 2 : 1;      // final pass: read to write
   // issue counter jj runs over max(K*s, MinP) beats, K = 1 + pair products (K = 2 only with
   // Lanes = 1, 2)
@@ -251,7 +256,7 @@ module montu_mont
       assign cab = sb_q[2*Word-1:Word];
     end else begin : g_two_lanes
       // Lines 9 and 10 of Alg. 2 on two lanes at once.
-      montu_mac_lane #(.Word(Word), .Pipelined(Pipelined)) u_lane_a (
+      montu_mac_lane #(.Word(Word), .Pipelined(Pipelined), .LateC(1'b1)) u_lane_a (
         .clk_i, .gf2m_i, .first_i(st_q[S+StA].first),
         .a_i(xop[p]), .b_i(yop[p]), .c_i(zin[p]), .u_o(ua), .ca_o(caa)
       );
@@ -304,7 +309,7 @@ module montu_mont
       assign yop[p] = y_i;
       assign nop[p] = n_i;
       assign vin[p] = vout[NumPairs-1];
-      assign zin[p] = st_q[1].i0              ? '0 :
+      assign zin[p] = st_q[1+CLate].i0        ? '0 :
                       (ks_q <= Cw'(MinP))         ? zlast :
                       (ks_q == Cw'(MinP + 1))     ? zout_d1_q : t_rdata_i;
     end else begin : g_follow
@@ -509,7 +514,17 @@ module montu_mont
   // T address of word j of context c: c*s + j
   assign n_idx_o   = fp_on_q ? fj_q : st_q[StB-1].j;
   assign t_re_o    = adv;
-  assign t_raddr_o = Ta'(fp_on_q ? fj_q : wj_q) + ((fp_on_q ? fc_q : cx_q) ? Ta'(s_i) : '0);
+  // rows: z_j of the row before, for the word at lane a's c stage in the next beat
+  logic          tr_c;
+  logic [Jw-1:0] tr_j;
+  if (CLate == 0) begin : g_t_read_issue
+    assign tr_c = cx_q;
+    assign tr_j = wj_q;
+  end else begin : g_t_read_late
+    assign tr_c = st_q[CLate].c;
+    assign tr_j = st_q[CLate].j;
+  end
+  assign t_raddr_o = Ta'(fp_on_q ? fj_q : tr_j) + ((fp_on_q ? fc_q : tr_c) ? Ta'(s_i) : '0);
   assign t_we_o    = adv & st_q[NumStages].v;
   assign t_waddr_o = Ta'(st_q[NumStages].j) + (st_q[NumStages].c ? Ta'(s_i) : '0);
   assign t_wdata_o = zlast;
