@@ -33,7 +33,7 @@ def test_bench_unit_pipelined_writes_its_own_results_file(tmp_path):
     report = json.loads((tmp_path / "bench" / "results" / "unit_pipelined.json").read_text())
     assert report["pipelined"] is True
     rows = {(r["op"], r["bits"], r["field"]): r for r in report["rows"]}
-    assert rows[("STARTMMI", 256, "GFP")]["cycles"] == 63   # (4 - 1) * 13 + 2 * 4 + 16
+    assert rows[("STARTMMI", 256, "GFP")]["cycles"] == 57   # (4 - 1) * 11 + 2 * 4 + 16
     assert rows[("STARTMMI", 256, "GFP")]["meets_target"] is None   # the targets are the default's
     assert "Pipelined=1" in result.stdout and "targets are for the default unit" in result.stdout
     assert "MISSED" not in result.stdout and "  met" not in result.stdout

@@ -63,7 +63,7 @@ WORDS_PER_K = 64 // WORD            # W is a multiple of this (W = 64k / Word)
 # a new instruction in instructions.yaml fails this bench until it is placed.
 WORD_OPS = ("MADD", "MSUB", "MDBL", "MLIN", "ADD", "SUB", "SADD", "SSUB", "SHL1", "SHR1", "SHLW",
             "SHRW", "SHLX", "CMP", "MOV", "LDZ", "LDONE", "CSWAP")
-OTHER_OPS = ("NOP", "SETMMI", "WMMI", "RMMI", "SETMOD", "STARTMMI", "MMX", "MINV", "WIPE")
+OTHER_OPS = ("NOP", "SETMMI", "WMMI", "RMMI", "SETMOD", "STARTMMI", "MMX", "MMQ", "MINV", "WIPE")
 MODULAR = tuple(n for n in WORD_OPS if ISA.by_name[n].needs_modulus)
 WREG = {0: "rd", 1: "ra", 2: "rb"}  # wreg_o
 

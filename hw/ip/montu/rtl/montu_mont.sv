@@ -534,4 +534,24 @@ module montu_mont
   assign rf_idx_o   = fw_ctl.j;
   assign rf_wdata_o = sel ? fdiff[Word-1:0] : fw_word.z;
   assign done_o     = adv & fw_ctl.v & fw_ctl.last & (fw_ctl.c == pair_q);
+
+`ifndef SYNTHESIS
+  // The interface's rules (simulation only): s_i and pair_i are held from the cycle before
+  // start_i (K*s, the row period and the pair are registered while the engine is idle), and
+  // a second product needs a lane pair that interleaves (Lanes = 1, 2).
+  // `disable iff (!rst_ni)` samples the asynchronous reset synchronously, by design
+  /* verilator lint_off SYNCASYNCNET */
+  logic past_q;   // a cycle after reset has been sampled
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) past_q <= 1'b0;
+    else         past_q <= 1'b1;
+  end
+  StartHeldOperands: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (start_i && past_q) |-> ($stable(s_i) && $stable(pair_i)))
+    else $error("montu_mont: s_i or pair_i changed in the cycle of start_i");
+  NoPairOnFourLanes: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      start_i |-> !(pair_i && (Lanes == 4)))
+    else $error("montu_mont: pair_i with Lanes = 4");
+  /* verilator lint_on SYNCASYNCNET */
+`endif
 endmodule
