@@ -179,14 +179,9 @@ class Simulator:
         """This product and the queued one: both read their operands before either writes."""
         assert self.queued is not None
         qrd, qra, qrb = self.queued
-        scratch = self.num_regs          # a register index past the file: holds the queued result
-        self.regs.append(0)
-        try:
-            self._op_startmmi({"rd": scratch, "ra": qra, "rb": qrb}, data)
-            self._handlers[name](s, data)
-            self._write(qrd, self.regs[scratch])
-        finally:
-            self.regs.pop()
+        queued = self._product(self._read(qra), self._read(qrb))
+        self._handlers[name](s, data)
+        self._write(qrd, queued)
         self.queued = None
         return 0
 
@@ -241,10 +236,14 @@ class Simulator:
         return self._read(self.modulus_reg)
 
     def _op_startmmi(self, s: dict[str, int], data: int) -> int:
-        a, b, n, bits = self._read(s["ra"]), self._read(s["rb"]), self._modulus(), self.length_bits
+        self._write(s["rd"], self._product(self._read(s["ra"]), self._read(s["rb"])))
+        return 0
+
+    def _product(self, a: int, b: int) -> int:
+        """STARTMMI's result for operands a, b on this unit's multiplier."""
+        n, bits = self._modulus(), self.length_bits
         if self.config.engine == "cilardo":
-            self._write(s["rd"], self._cilardo_product(a, b, n))
-            return 0
+            return self._cilardo_product(a, b, n)
         if self.gf2m:
             ab = gf2m.clmul(a, b)
             q = gf2m.clmul(ab & self._mask(), self._inverse(n, bits, 1)) & self._mask()
@@ -255,8 +254,7 @@ class Simulator:
             z = (ab + q * n) >> bits
             if z >= n:
                 z -= n
-        self._write(s["rd"], z)
-        return 0
+        return z
 
     def _cilardo_product(self, a: int, b: int, n: int) -> int:
         """cilardo_mont (cilardo2008 Alg. 2, the paper's recoded word unit, W = k words of 64
