@@ -8,7 +8,8 @@
 // Command/response interface: one command (32-bit instruction + one data word) is accepted at
 // the clock edge where cmd_valid_i && cmd_ready_o; exactly one response {err, flags, data,
 // cycles} follows, rsp_valid_o rising N clock edges later (N = the cycle formula of
-// src/montu/isa/instructions.yaml, or error_cycles) and holding until rsp_ready_i. The next
+// src/montu/isa/instructions.yaml, or error_cycles) and holding until rsp_ready_i (the response
+// fields are held with it and change freely while rsp_valid_o is low). The next
 // command may be accepted at the edge that takes the response (cmd_ready_o follows rsp_ready_i
 // then), so a host that keeps both ready streams one command per N + 1 cycles.
 //
@@ -750,14 +751,20 @@ module montu_top
       fin = 1'b1;
     end
 
-    if (fin) begin
-      state_d      = StResp;
-      rsp_valid_d  = 1'b1;
+    // The response fields load what a finishing command would answer in every cycle outside
+    // StResp and hold in StResp, so their ~100 flip-flops are enabled by a decode of state_q
+    // and not by fin (an OR of every engine's done through the FSM: the pipelined unit's
+    // post-route worst path). They mean something only while rsp_valid_o is high.
+    if (state_q != StResp) begin
       rsp_err_d    = fin_err;
       rsp_data_d   = fin_data;
       rsp_flags_d  = flags_d;
       rsp_cycles_d = cyc_q + 32'd1;
-      err_d        = fin_err;
+    end
+    if (fin) begin
+      state_d     = StResp;
+      rsp_valid_d = 1'b1;
+      err_d       = fin_err;
     end
   end
 
