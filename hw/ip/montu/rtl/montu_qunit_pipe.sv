@@ -33,9 +33,9 @@ module montu_qunit_pipe #(
     return acc;
   endfunction
 
-  logic [2*C-1:0]  prod_q [N][N];   // only k + l < N are used
+  logic [N-1:0][N-1:0][2*C-1:0] prod_q;   // only k + l < N are used (packed: named FFs)
   logic [Word-1:0] u1_q;
-  logic [Word-1:0] row_q [N];
+  logic [N-1:0][Word-1:0] row_q;
   logic [Word-1:0] t_d, t_q;
   logic            load1_q, load2_q;   // load_i one and two cycles later
 

@@ -518,23 +518,34 @@ module montu_top
   // Bit 0 of word 0 of every register, kept beside the register file, so SETMOD's parity check
   // needs no read: a block RAM's slow output would otherwise start a long path through the
   // response logic. Every write (WIPE clears) goes through the one write port above.
+  // The write is registered first and lands in odd_q a cycle late (the write port's selects
+  // then drive one flip-flop each, not the enables of all of odd_q), and ra's bit is read in
+  // StDec into ra_odd_q for StSmChk: a write lands two cycles before the next command's StDec
+  // at the latest (its fin cycle, then StResp), so StSmChk sees every earlier write.
   logic [NumRegs-1:0] odd_q;
-  logic               ra_odd;
+  logic               odd_we_q, odd_bit_q, ra_odd_q;
+  logic [4:0]         odd_reg_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      odd_q <= '0;
-    end else if (wiping) begin
-      odd_q <= '0;
-    end else if (rf_we && (rf_widx == '0)) begin
-      for (int r = 0; r < NumRegs; r++) begin
-        if (32'(rf_wreg) == r) odd_q[r] <= rf_wdata[0];
+      odd_we_q  <= 1'b0;
+      odd_reg_q <= '0;
+      odd_bit_q <= 1'b0;
+      odd_q     <= '0;
+      ra_odd_q  <= 1'b0;
+    end else begin
+      odd_we_q  <= rf_we && (rf_widx == '0) && !wiping;
+      odd_reg_q <= rf_wreg;
+      odd_bit_q <= rf_wdata[0];
+      if (wiping) begin
+        odd_q <= '0;
+      end else if (odd_we_q) begin
+        for (int r = 0; r < NumRegs; r++) begin
+          if (32'(odd_reg_q) == r) odd_q[r] <= odd_bit_q;
+        end
       end
-    end
-  end
-  always_comb begin
-    ra_odd = 1'b0;
-    for (int r = 0; r < NumRegs; r++) begin
-      if (32'(ra) == r) ra_odd = odd_q[r];
+      for (int r = 0; r < NumRegs; r++) begin
+        if (32'(ra) == r) ra_odd_q <= odd_q[r];
+      end
     end
   end
 
@@ -554,7 +565,7 @@ module montu_top
   // ---------------------------------------------------------------------------------------
   logic            hen_start, hen_busy;
   logic [Word-1:0] hen_w;
-  assign hen_start = (state_q == StSmChk) && ra_odd;
+  assign hen_start = (state_q == StSmChk) && ra_odd_q;
   montu_hensel #(.Word(Word)) u_hensel (
     .clk_i, .rst_ni,
     .start_i(hen_start),
@@ -672,7 +683,7 @@ module montu_top
       end
 
       StSmChk: begin   // rdata_a: word 0 of ra
-        if (!ra_odd) begin
+        if (!ra_odd_q) begin
           fin     = 1'b1;
           fin_err = ErrEvenModulus;
         end else begin

@@ -23,26 +23,29 @@ module montu_stage_reg #(
     logic unused_wire;
     assign unused_wire = ^{clk_i, rst_ni, en_i};
   end else begin : g_regs
-    T q_q [Stages];   // q_q[k]: d_i k + 1 cycles ago
+    // q_q[k]: d_i k + 1 cycles ago. A packed array, not an unpacked one: synthesis then keeps
+    // the flip-flops' names (an unpacked array is a memory to Yosys, mapped to anonymous
+    // flip-flops), which montu.synth.depth reports.
+    logic [Stages-1:0][$bits(T)-1:0] q_q;
     if (Reset) begin : g_reset
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           for (int unsigned k = 0; k < Stages; k++) q_q[k] <= '0;
         end else if (en_i) begin
-          q_q[0] <= d_i;
+          q_q[0] <= $bits(T)'(d_i);
           for (int unsigned k = 1; k < Stages; k++) q_q[k] <= q_q[k-1];
         end
       end
     end else begin : g_no_reset
       always_ff @(posedge clk_i) begin
         if (en_i) begin
-          q_q[0] <= d_i;
+          q_q[0] <= $bits(T)'(d_i);
           for (int unsigned k = 1; k < Stages; k++) q_q[k] <= q_q[k-1];
         end
       end
       logic unused_rst;
       assign unused_rst = rst_ni;
     end
-    assign q_o = q_q[Stages-1];
+    assign q_o = T'(q_q[Stages-1]);
   end
 endmodule
