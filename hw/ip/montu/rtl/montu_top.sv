@@ -151,6 +151,7 @@ module montu_top
     logic       is_rmmi;
     logic       is_setmod;
     logic [3:0] err;         // the first error found from the instruction alone
+    logic       ok;          // err == ErrOk (the same conditions side by side, no priority)
   } dec_t;
 
   function automatic dec_t decode(logic [7:0] d_op, logic [4:0] d_rd, logic [4:0] d_ra,
@@ -188,6 +189,7 @@ module montu_top
     else if (bad_imm)   d.err = ErrBadImm;
     else if (bad_len)   d.err = ErrBadLength;
     else                d.err = ErrOk;
+    d.ok = attr.known && !bad_reg && !bad_imm && !bad_len;
     return d;
   endfunction
 
@@ -238,8 +240,15 @@ module montu_top
     else                                   dec_err = ErrOk;
   end
 
-  logic dec_ok;
-  assign dec_ok = (state_q == StDec) && (dec_err == ErrOk);
+  // dec_ok starts the engines: from flip-flops through one or two LUTs. in_dec_q is
+  // (state_q == StDec), registered from the handshake that enters StDec; dec_q.ok is the
+  // decode's "no error", registered with it.
+  logic dec_ok, in_dec_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) in_dec_q <= 1'b0;
+    else         in_dec_q <= cmd_valid_i && cmd_ready_o;
+  end
+  assign dec_ok = in_dec_q && dec_q.ok && !(dec_q.modular && !mvalid_q) && !pair_bad_q;
 
   // ---------------------------------------------------------------------------------------
   // Engines
@@ -902,6 +911,8 @@ module montu_top
     .rsp_err_i   (rsp_err_o),
     .rsp_flags_i (rsp_flags_o),
     .rsp_cycles_i(rsp_cycles_o),
-    .rf_we_i     (rf_we_checked)
+    .rf_we_i     (rf_we_checked),
+    .dec_ok_i    (dec_ok),
+    .dec_ok_ref_i((state_q == StDec) && (dec_err == ErrOk))
   );
 endmodule

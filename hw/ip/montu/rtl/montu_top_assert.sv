@@ -3,7 +3,8 @@
 //   1. One response per accepted command: a response is valid only while a command is
 //      outstanding, and a command is accepted only when none is (no command while busy).
 //   2. A response, once valid, holds its valid, data, error, flags and cycles until it is taken.
-//   3. The register file's write port has one owner per cycle: at most one engine writes.
+//   3. The register file's write port has one owner per cycle: at most one engine writes; the
+//      engines' registered start condition matches the state and the decoded error.
 //   4. No X on the outputs once reset is released (fires in 4-state simulators; Verilator is
 //      2-state, where tests/rtl compare runs with different random initial states instead).
 //
@@ -24,7 +25,9 @@ module montu_top_assert #(
   input logic [3:0]         rsp_err_i,
   input logic [3:0]         rsp_flags_i,
   input logic [31:0]        rsp_cycles_i,
-  input logic [Engines-1:0] rf_we_i       // each engine's register-file write enable
+  input logic [Engines-1:0] rf_we_i,      // each engine's register-file write enable
+  input logic               dec_ok_i,     // the unit's registered "decode cycle, no error"
+  input logic               dec_ok_ref_i  // the same from the state and the error code
 );
 `ifndef SYNTHESIS
   // `disable iff (!checking)` samples the asynchronous reset synchronously, by design
@@ -74,6 +77,11 @@ module montu_top_assert #(
       $onehot0(rf_we_i))
     else $error("montu_top: two engines wrote the register file in one cycle");
 
+  // 3b. the engines' start (from flip-flops) is exactly "decode cycle and no error"
+  DecOkIsDecodeWithoutError: assert property (@(posedge clk_i) disable iff (!checking)
+      dec_ok_i == dec_ok_ref_i)
+    else $error("montu_top: dec_ok disagrees with the state and the decoded error");
+
   // 4. no X on the outputs after reset
   OutputsKnown: assert property (@(posedge clk_i) disable iff (!checking)
       !$isunknown({cmd_ready_i, rsp_valid_i}) &&
@@ -83,6 +91,7 @@ module montu_top_assert #(
 `else
   logic unused_inputs;
   assign unused_inputs = ^{clk_i, rst_ni, cmd_valid_i, cmd_ready_i, rsp_valid_i, rsp_ready_i,
-                           rsp_data_i, rsp_err_i, rsp_flags_i, rsp_cycles_i, rf_we_i};
+                           rsp_data_i, rsp_err_i, rsp_flags_i, rsp_cycles_i, rf_we_i,
+                           dec_ok_i, dec_ok_ref_i};
 `endif
 endmodule
