@@ -4,10 +4,14 @@
 // output holds while re_i is low). No reset on the contents (the unit's WIPE clears them).
 // Written in the form Yosys maps to block RAM (DP16KD on ECP5).
 //
-// WriteFirst = 0 (default): a read of the address being written in the same cycle returns the
-// old word; callers never rely on that case. WriteFirst = 1: such a read returns the word being
-// written (transparent read, so a pass may read a word in the cycle its predecessor writes it);
-// Yosys adds that bypass (an address compare and a multiplexer) behind the block RAM.
+// WriteFirst = 0 (default): a read of the address being written in the same cycle is undefined,
+// as in the block RAM; callers never use such a read. The array carries (* no_rw_check *): without
+// it Yosys emulates "old word" reads with a register on every write input (data, address,
+// enable) and a bypass multiplexer behind the block RAM's output, 141 flip-flops and ~100 LUTs
+// per 2048 x 64 memory on the slowest paths of the unit. Simulation returns the old word
+// inverted for such a read, so a caller that used one fails its tests. WriteFirst = 1: such a
+// read returns the word being written (transparent read, so a pass may read a word in the cycle
+// its predecessor writes it), an address compare and a multiplexer written here.
 // OutReg = 1 adds one flip-flop stage after the read (two cycles of latency): the block RAM's
 // slow clock-to-output then ends in a register instead of starting a logic path.
 module montu_ram_1r1w #(
@@ -25,7 +29,7 @@ module montu_ram_1r1w #(
   input  logic [Aw-1:0]    raddr_i,
   output logic [Width-1:0] rdata_o
 );
-  logic [Width-1:0] mem_q [Depth];
+  (* no_rw_check *) logic [Width-1:0] mem_q [Depth];
   logic [Width-1:0] rdata_q;
 
   always_ff @(posedge clk_i) begin
@@ -35,6 +39,9 @@ module montu_ram_1r1w #(
   always_ff @(posedge clk_i) begin
     if (re_i) begin
       if (WriteFirst && we_i && (waddr_i == raddr_i)) rdata_q <= wdata_i;
+`ifndef SYNTHESIS
+      else if (we_i && (waddr_i == raddr_i))          rdata_q <= ~mem_q[raddr_i];  // undefined
+`endif
       else                                            rdata_q <= mem_q[raddr_i];
     end
   end
