@@ -24,7 +24,7 @@ import re
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from montu.errors import MontuError
@@ -79,16 +79,8 @@ class Group:
     name: str
     bits: int = 0
     worst: Endpoint | None = None
-    slacks: list[float] = field(default_factory=list)
 
 
-_SEQUENTIAL_INPUTS = {
-    # cell type -> input ports that are timing endpoints (everything else of a sequential cell's
-    # inputs is a clock); outputs of these cells are timing starts
-    "TRELLIS_FF": ("DI", "M", "CE", "LSR"),
-    "DP16KD": None,           # None: every input port but the clocks
-    "PDPW16KD": None,
-}
 _CLOCK_PORT = re.compile(r"^(CLK|CLKA|CLKB|CLKR|CLKW|WCK|CLK\d)$")
 
 
@@ -139,28 +131,29 @@ def _is_comb_mult(cell: dict) -> bool:
                for p in ("REG_INPUTA_CLK", "REG_INPUTB_CLK", "REG_OUTPUT_CLK", "REG_PIPELINE_CLK"))
 
 
-def _arcs(cell: dict) -> list[tuple[list[int | str], list[int | str], float]]:
-    """The combinational arcs of a cell: (input bits, output bits, delay)."""
+def _arcs(cell: dict) -> list[tuple[list[int | str], list[int | str], float, bool]]:
+    """The combinational arcs of a cell: (input bits, output bits, delay, whether the inputs
+    arrive over routed nets — not along a carry chain, CIN from the cell below)."""
     kind = cell["type"]
     conn = cell.get("connections", {})
     get = lambda *ports: [b for p in ports for b in conn.get(p, [])]   # noqa: E731
     if kind == "LUT4":
-        return [(get("A", "B", "C", "D"), get("Z"), DELAYS["LUT4"])]
+        return [(get("A", "B", "C", "D"), get("Z"), DELAYS["LUT4"], True)]
     if kind in ("PFUMX", "L6MUX21"):
-        return [(get("ALUT", "BLUT", "C0", "D0", "D1", "SD"), get("Z"), DELAYS[kind])]
+        return [(get("ALUT", "BLUT", "C0", "D0", "D1", "SD"), get("Z"), DELAYS[kind], True)]
     if kind == "CCU2C":
         ins = get("A0", "B0", "C0", "D0", "A1", "B1", "C1", "D1")
-        return [(ins, get("COUT"), DELAYS["CCU2C_IN_COUT"]),
-                (get("CIN"), get("COUT"), DELAYS["CCU2C_CIN_COUT"]),
-                (ins + get("CIN"), get("S0", "S1"), DELAYS["CCU2C_TO_S"])]
+        return [(ins, get("COUT"), DELAYS["CCU2C_IN_COUT"], True),
+                (get("CIN"), get("COUT"), DELAYS["CCU2C_CIN_COUT"], False),
+                (ins + get("CIN"), get("S0", "S1"), DELAYS["CCU2C_TO_S"], True)]
     if kind in ("MULT18X18D", "ALU54B") and _is_comb_mult(cell):
         dirs = cell.get("port_directions", {})
         ins = [b for p, bits in conn.items() if dirs.get(p) == "input" and not _CLOCK_PORT.match(p)
                for b in bits]
         outs = [b for p, bits in conn.items() if dirs.get(p) == "output" for b in bits]
-        return [(ins, outs, DELAYS[kind])]
+        return [(ins, outs, DELAYS[kind], True)]
     if kind == "TRELLIS_DPR16X4":
-        return [(get("RAD"), get("DO"), DELAYS["DPR16X4_READ"])]
+        return [(get("RAD"), get("DO"), DELAYS["DPR16X4_READ"], True)]
     return []
 
 
@@ -175,8 +168,8 @@ def _starts(cell: dict) -> tuple[list[int | str], float]:
         outreg = str(params.get("REGMODE_A", "NOREG")).strip('"') == "OUTREG"
         outs = [b for p, bits in conn.items() if p.startswith("DO") for b in bits]
         return outs, DELAYS["DP16KD_CLK_Q_OUTREG" if outreg else "DP16KD_CLK_Q"]
-    if kind == "TRELLIS_DPR16X4":
-        return [], 0.0       # its data output is an arc from RAD (the stored word is a start too)
+    if kind == "TRELLIS_DPR16X4":   # the stored word (its read address is an arc, above)
+        return conn.get("DO", []), DELAYS["FF_CLK_Q"] + DELAYS["DPR16X4_READ"]
     if kind in ("MULT18X18D", "ALU54B") and not _is_comb_mult(cell):
         dirs = cell.get("port_directions", {})
         return [b for p, bits in conn.items() if dirs.get(p) == "output" for b in bits], DELAYS["FF_CLK_Q"]
@@ -202,23 +195,19 @@ def analyse(net: Netlist) -> tuple[list[Endpoint], dict[int, Arrival]]:
     """Every endpoint bit with its latest arrival (ns from the clock edge, incl. setup), and the
     arrival of every bit (for `path_of`)."""
     arrival: dict[int, Arrival] = {}
-    driver_arcs: dict[int, list[tuple[list[int], float, bool, bool]]] = defaultdict(list)
+    # per driven bit: (input bits, delay, routed inputs, LUT level, carry cell)
+    driver_arcs: dict[int, list[tuple[list[int], float, bool, bool, bool]]] = defaultdict(list)
     for cell in net.cells.values():
         start_bits, clk_q = _starts(cell)
         for bit in start_bits:
             if isinstance(bit, int):
                 arrival[bit] = Arrival(clk_q)
-        if cell["type"] == "TRELLIS_DPR16X4":
-            for bit in cell.get("connections", {}).get("DO", []):
-                if isinstance(bit, int):
-                    arrival[bit] = Arrival(DELAYS["FF_CLK_Q"] + DELAYS["DPR16X4_READ"])
-        lut_like = cell["type"] == "LUT4"
-        for ins, outs, delay in _arcs(cell):
+        is_lut, is_carry = cell["type"] == "LUT4", cell["type"] == "CCU2C"
+        for ins, outs, delay, routed in _arcs(cell):
             in_bits = [b for b in ins if isinstance(b, int)]
-            on_chain = cell["type"] == "CCU2C" and delay == DELAYS["CCU2C_CIN_COUT"]
             for out in outs:
                 if isinstance(out, int):
-                    driver_arcs[out].append((in_bits, delay, lut_like, on_chain or cell["type"] == "CCU2C"))
+                    driver_arcs[out].append((in_bits, delay, routed, is_lut, is_carry))
     for name, port in net.ports.items():
         if port.get("direction") == "input":
             for bit in port.get("bits", []):
@@ -248,15 +237,14 @@ def analyse(net: Netlist) -> tuple[list[Endpoint], dict[int, Arrival]]:
                 state[bit] = 2
     for bit in order:
         best = arrival.get(bit, Arrival(0.0))
-        for in_bits, delay, lut_like, carry in driver_arcs[bit]:
-            chain_net = carry and delay == DELAYS["CCU2C_CIN_COUT"]
+        for in_bits, delay, routed, is_lut, is_carry in driver_arcs[bit]:
             for b in in_bits:
                 src = arrival.get(b)
                 if src is None:
                     continue       # a constant, or the bit that closes a combinational loop
-                ns = src.ns + delay + (0.0 if chain_net else net_delay(net.fanout.get(b, 1)))
+                ns = src.ns + delay + (net_delay(net.fanout.get(b, 1)) if routed else 0.0)
                 if ns > best.ns:
-                    best = Arrival(ns, src.levels + lut_like, src.carry + carry, b)
+                    best = Arrival(ns, src.levels + is_lut, src.carry + is_carry, b)
         arrival[bit] = best
 
     endpoints: list[Endpoint] = []
