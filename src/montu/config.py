@@ -24,6 +24,11 @@ ENGINES = ("bie2021", "cilardo")
 DEFAULT_ENGINE = "bie2021"
 # montu_top's MulCore parameter for each engine: 0 montu_mont (bie2021), 1 cilardo_mont
 MUL_CORES = {"bie2021": 0, "cilardo": 1}
+# The engines whose default build (montu.engines.open, the CLI's --engine, `montu bench engines`,
+# `montu synth --engine`) is Pipelined = 1: the whole cilardo unit routes on the ECP5-85 only with
+# the unit's other engines pipelined (the Pipelined = 0 build stalled in the router), so its cycles
+# and its fmax are of that one build. bie2021's default stays Pipelined = 0 (the fewest cycles).
+PIPELINED_BY_DEFAULT = frozenset({"cilardo"})
 
 
 class ConfigError(MontuError, ValueError):

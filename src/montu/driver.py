@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from montu.arith import gf2m
 from montu.arith.field import Field
 from montu.backends import Backend, UnknownBackend, open_backend
-from montu.config import DEFAULT_ENGINE, UnitConfig
+from montu.config import DEFAULT_ENGINE, PIPELINED_BY_DEFAULT, UnitConfig
 from montu.errors import MontuError, NoInverse
 from montu.isa import Response, encode, load
 
@@ -61,7 +61,7 @@ class Unit:
     """One Montu unit behind a backend ('sim': cycle-exact simulator, 'rtl': Verilated RTL).
 
     `engine` is the unit's Montgomery multiplier (STARTMMI, MMX): "bie2021" (montu_mont) or
-    "cilardo" (cilardo_mont, cilardo2008 Alg. 2; needs Word 64, Pipelined 0). The build's rules
+    "cilardo" (cilardo_mont, cilardo2008 Alg. 2; needs Word 64). The build's rules
     are montu.config.UnitConfig's (a bad combination raises ConfigError).
 
     `guard_bits`: the register length L = 64k the driver picks for a GF(p) modulus of b bits is
@@ -450,7 +450,8 @@ _DEFAULT_UNITS: dict[tuple[str, int, str], Unit] = {}
 def default_unit(backend: str = "sim", *, min_bits: int = 0, engine: str = DEFAULT_ENGINE) -> Unit:
     """The process-wide unit the crypto layer uses when it is given none: one per backend,
     multiplier engine and configuration, the smallest of DEFAULT_MAX_BITS whose MaxBits holds
-    `min_bits`-bit operands (the paper's mode: no guard bits).
+    `min_bits`-bit operands (the paper's mode: no guard bits), Pipelined as the engine's default
+    build (montu.config.PIPELINED_BY_DEFAULT).
 
     Raises UnitError at once (before any command) when no configuration is large enough."""
     fitting = [bits for bits in DEFAULT_MAX_BITS if bits >= min_bits]
@@ -459,7 +460,8 @@ def default_unit(backend: str = "sim", *, min_bits: int = 0, engine: str = DEFAU
                         f"the driver builds (MaxBits = {DEFAULT_MAX_BITS[-1]})")
     key = (backend, fitting[0], engine)
     if key not in _DEFAULT_UNITS:
-        _DEFAULT_UNITS[key] = Unit(backend=backend, max_bits=fitting[0], engine=engine)
+        _DEFAULT_UNITS[key] = Unit(backend=backend, max_bits=fitting[0], engine=engine,
+                                   pipelined=engine in PIPELINED_BY_DEFAULT)
     return _DEFAULT_UNITS[key]
 
 

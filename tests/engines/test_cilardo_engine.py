@@ -50,6 +50,10 @@ def test_the_registry_entry_is_the_unit_built_on_cilardo_mont():
     engine = montu.engines.open("cilardo")
     assert engine.unit.engine == "cilardo" and engine.unit.config.generics["MulCore"] == 1
     assert engine.mode == "paper" and engine.unit.guard_bits == 0
+    # one build for cycles and fmax: the engine's default is the synthesized (routed) build
+    assert engine.unit.pipelined and engine.unit.config.generics["Pipelined"] == 1
+    assert {k: v for k, v in engine.build.items() if k != "mode"} == cilardo.SYNTH_BUILDS[0]
+    assert montu.engines.open("cilardo", pipelined=False).unit.pipelined is False
 
 
 def test_mod_mul_mod_exp_mod_inv_and_the_core_cycles(engine):

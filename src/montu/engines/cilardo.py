@@ -26,15 +26,17 @@ from collections.abc import Sequence
 
 from montu.arith.cilardo_fios import pipeline_schedule
 from montu.arith.field import Field
-from montu.config import UnitConfig
+from montu.config import PIPELINED_BY_DEFAULT, UnitConfig
 from montu.driver import GUARD_BITS_MODES, CORE_INSTRUCTIONS, OPCODE_SHIFT, Unit, UnitError
 from montu.engines.bie2021 import Bie2021Engine
 from montu.isa import Response, decode_slots, load
 
 MODES = tuple(GUARD_BITS_MODES)   # ("paper", "alg2")
 # `montu synth --engine cilardo`: the whole unit (montu_top) with MulCore = 1 at the unit's
-# default parameters; `montu synth --top cilardo_mont` places the multiplier alone.
-SYNTH_BUILDS = ({**UnitConfig(engine="cilardo").generics},)
+# default parameters and the engine's default build, Pipelined = 1 (montu.config.
+# PIPELINED_BY_DEFAULT: the one cilardo unit that routes); `montu synth --top cilardo_mont`
+# places the multiplier alone.
+SYNTH_BUILDS = ({**UnitConfig(engine="cilardo", pipelined=True).generics},)
 
 
 def paper_product_cycles(words: int) -> int:
@@ -194,11 +196,12 @@ class CilardoEngine(Bie2021Engine):
 
 def open(backend: str = "sim", *, mode: str = "paper", **params) -> CilardoEngine:  # noqa: A001
     """The unit built with engine="cilardo" on `backend`; `mode` "paper" (default) or "alg2";
-    `params`: the unit's (lanes, max_bits, num_regs, pipelined: the other engines pipelined;
-    Word must be 64)."""
+    `params`: the unit's (lanes, max_bits, num_regs, pipelined: the other engines pipelined,
+    True by default — the build that routes, see SYNTH_BUILDS; Word must be 64)."""
     for name in ("engine", "guard_bits"):
         if name in params:
             raise UnitError(f"the cilardo engine sets {name} itself (use mode='paper' or 'alg2')")
+    params.setdefault("pipelined", "cilardo" in PIPELINED_BY_DEFAULT)
     unit = Unit(backend=backend, engine="cilardo", guard_bits=GUARD_BITS_MODES[_mode(mode)],
                 **params)
     return CilardoEngine(unit, mode)
