@@ -258,3 +258,17 @@ def test_router_options_reach_nextpnr_only_when_asked_for():
     assert args[args.index("--router") + 1] == "router2" and "--tmg-ripup" in args
     with pytest.raises(MontuError, match="router must be one of router1, router2"):
         Device(router="router3")
+
+
+def test_lut_map_target_gives_abc9_the_target_period_and_says_so():
+    cfg = SynthConfig(word=32, lanes=2, max_bits=1024)
+    assert "abc9.D" not in flow.yosys_script(cfg, ["rtl/montu_top.sv"], "w")
+    device = Device(target_mhz=125, lut_map="target")
+    assert device.abc9_delay_ps == 8000 and Device().abc9_delay_ps is None
+    script = flow.yosys_script(cfg, ["rtl/montu_top.sv"], "w", device.abc9_delay_ps)
+    lines = script.splitlines()
+    assert lines.index("scratchpad -set abc9.D 8000") < next(
+        i for i, line in enumerate(lines) if line.startswith("synth_ecp5"))
+    assert "8000 ps" in flow.lut_mapper(device) and "default" in flow.lut_mapper(Device())
+    with pytest.raises(MontuError, match="lut_map must be one of delay, target"):
+        Device(lut_map="area")

