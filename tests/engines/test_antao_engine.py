@@ -163,3 +163,58 @@ def test_a_run_error_raises_and_a_user_program_runs() -> None:
         engine.assemble("mul 1, 2")
     n = (1 << 200) | 1
     assert engine.mod_exp(7, 5, n) == pow(7, 5, n)      # reloads its own program and constants
+
+
+def test_mul_share_is_a_checked_parameter_passed_only_when_it_shares() -> None:
+    from montu.engines.antao.params import AntaoParams
+
+    for bad in (0, 17):
+        with pytest.raises(ValueError, match="MulShare must be in 1..16"):
+            AntaoParams(mul_share=bad)
+    assert "MulShare" not in AntaoParams().generics
+    assert AntaoParams(mul_share=4).generics["MulShare"] == 4
+
+
+def test_the_mult18x18d_count_follows_the_rtl() -> None:
+    """The count of params.mult18x18d, by hand from the RTL: antao_mul's ceil(W/16)^2 limb
+    products, the reduction's folds (hi(SUM), W + 8 bits, and hi(V1), W/4 + 9 bits, times c of
+    W/4 bits, in 18-bit pieces) per PE, and ALPHA x D[LP] (8 x W bits) once; each divided by
+    MulShare, rounded up. 92 for the P-224 build is Yosys's figure in docs/engines.md
+    (tests/hw/test_antao_cocotb.py compares the count with Yosys on small builds)."""
+    from montu.engines.antao.params import EC224, AntaoParams
+
+    assert EC224.mult18x18d == 4 * (16 + 4 * 1 + 2 * 1) + 4 == 92
+    assert AntaoParams(w=96, pes=6).mult18x18d == 6 * (36 + 6 * 2 + 2 * 2) + 6 == 318
+    assert AntaoParams(w=96, pes=6, mul_share=3).mult18x18d == 6 * (12 + 4 + 2) + 2 == 110
+    assert AntaoParams(w=96, pes=11, mul_share=5).mult18x18d == 11 * (8 + 3 + 1) + 2 == 134
+    assert AntaoParams(w=96, pes=22, mul_share=12).mult18x18d == 22 * (3 + 1 + 1) + 1 == 111
+
+
+@pytest.mark.parametrize("bits, share", [(192, 1), (224, 1), (256, 1), (512, 3), (1024, 5),
+                                         (2048, 12)])
+def test_builds_take_the_smallest_mul_share_that_fits_the_ecp5_85(bits: int, share: int) -> None:
+    """params_for_bits / build_for_bits: the EC builds (64-bit channels) fit as they are; the RSA
+    builds take the smallest MulShare whose MULT18X18D fit 156 with a 10 % margin."""
+    from montu.engines.antao.params import DSP_BUDGET, ECP5_85_MULT18X18D
+
+    params = montu.engines.open("antao", **params_for_bits(bits)).params
+    assert params.mul_share == share
+    assert params.mult18x18d <= DSP_BUDGET < ECP5_85_MULT18X18D
+    if share > 1:
+        assert params.with_(mul_share=share - 1).mult18x18d > DSP_BUDGET
+    explicit = montu.engines.open("antao", **params_for_bits(bits), mul_share=1).params
+    assert explicit.mul_share == 1 and explicit.pes == params.pes
+
+
+def test_a_shared_build_computes_the_same_values_in_mul_share_times_the_run_cycles() -> None:
+    """The 512-bit RSA build with its MulShare (3) against the same build without: the same
+    values, and every RUN's cycles 2 + 3 * (run) where the unshared build's are 2 + run."""
+    rng = random.Random(11)
+    shared = montu.engines.open("antao", **params_for_bits(512))
+    plain = montu.engines.open("antao", **params_for_bits(512), mul_share=1)
+    assert (shared.params.mul_share, plain.params.mul_share) == (3, 1)
+    n = modulus(rng, 512)
+    x, y = rng.randrange(n), rng.randrange(n)
+    assert shared.mod_mul(x, y, n) == plain.mod_mul(x, y, n) == x * y % n
+    assert shared.core_cycles - 2 == 3 * (plain.core_cycles - 2)
+    assert shared.last_cycles > plain.last_cycles

@@ -357,11 +357,14 @@ def test_random_programs_valid_or_not_always_end() -> None:
         assert rsp.cycles <= 2 + 200_000 + L
 
 
-@pytest.mark.parametrize("params", [AntaoParams(w=64, pes=4), AntaoParams(w=96, pes=22, depth=512)],
-                         ids=["W64-P4", "W96-P22"])
+@pytest.mark.parametrize("params", [AntaoParams(w=64, pes=4), AntaoParams(w=96, pes=22, depth=512),
+                                    AntaoParams(w=96, pes=6, mul_share=3),
+                                    AntaoParams(w=96, pes=22, depth=512, mul_share=12)],
+                         ids=["W64-P4", "W96-P22", "W96-P6-share3", "W96-P22-share12"])
 def test_a_product_costs_5L_2P_3_in_a_chain_and_a_pair_4P_5L_2(params: AntaoParams) -> None:
     """The per-product clocks docs/engines.md quotes: each more dependent `mm` adds 5L + 2P + 3,
-    each more `mm2` pair 4P + 5L + 2 (the difference of two runs on lib.rns)."""
+    each more `mm2` pair 4P + 5L + 2 (the difference of two runs on lib.rns); steps of MulShare
+    clocks each."""
     from montu.engines.antao import host
 
     def run_cycles(body: str) -> int:
@@ -374,8 +377,35 @@ def test_a_product_costs_5L_2P_3_in_a_chain_and_a_pair_4P_5L_2(params: AntaoPara
                 sim.execute(encode("UCW"), part)
         return sim.execute(encode("RUN"), program.entry("t")).cycles
 
-    lat, pes = params.latency, params.pes
+    lat, pes, n = params.latency, params.pes, params.mul_share
     assert (run_cycles("mm A, X, Y\nmm A, A, Y\n") - run_cycles("mm A, X, Y\n")
-            == 5 * lat + 2 * pes + 3)
+            == n * (5 * lat + 2 * pes + 3))
     assert (run_cycles("mm2 A, X, Y, BM, X, X\nmm2 A, A, BM, BM, BM, BM\n")
-            - run_cycles("mm2 A, X, Y, BM, X, X\n") == 4 * pes + 5 * lat + 2)
+            - run_cycles("mm2 A, X, Y, BM, X, X\n") == n * (4 * pes + 5 * lat + 2))
+
+
+@pytest.mark.parametrize("share", [2, 3, 16])
+def test_mul_share_stretches_only_the_run_and_changes_no_value(share: int) -> None:
+    """MulShare = N: the run's steps are N clocks each, so a RUN answers after 2 + N * run
+    cycles with the same data, errors and state as with N = 1; the other commands keep their
+    cycles; the watchdog counts steps (E_LIMIT at step `limit`, 2 + N * (limit + L) cycles)."""
+    words = [random.Random(share).getrandbits(64) for _ in range(3)]
+    sims = [fresh(), AntaoSimulator(PARAMS.with_(mul_share=share))]
+    source = ("loop 3\nop xsel=IN ysel=ONE d=1 wr=RED pop\nop xsel=A ysel=B a=1 b=1 zsel=A "
+              "d=2 wr=RED accwr=1\nop ring=ACC\nop ring=HOP alpha=ACC\nendloop\n"
+              "op oacc=OUT\nhalt")
+    answers = []
+    for sim in sims:
+        program = load(sim, source)
+        push(sim, *words)
+        answers.append((run(sim, program), sim.execute(encode("STATUS")),
+                        [list(ram) for ram in sim.proc.ram], list(sim.proc.acc), sim.proc.aacc,
+                        list(sim.proc.out_fifo)))
+    (plain, plain_status, *plain_state), (shared, shared_status, *shared_state) = answers
+    assert shared_state == plain_state
+    assert shared_status == plain_status and shared_status.cycles == 1
+    assert (shared.err, shared.data) == (plain.err, plain.data) == (0, 6)
+    assert shared.cycles == 2 + share * (plain.cycles - 2) > plain.cycles
+    program = load(sims[1], "loop 255\nloop 255\nnop\nendloop\nnop\nendloop\nhalt")
+    assert sims[1].execute(encode("LIMIT"), 1000).err == 0
+    assert t(run(sims[1], program)) == (E["E_LIMIT"], 0, 2, 2 + share * (1000 + L))

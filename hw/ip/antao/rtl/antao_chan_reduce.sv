@@ -4,14 +4,20 @@
 //   stage S+2  fold 2: V2 = hi(V1) * c + lo(V1)            < 2^W + 2^(W/2 + 9) < 2m
 //              RES = V2 >= m ? V2 - m : V2
 // (hi = the bits above W, lo = the low W bits; 2^W = c mod m). sum_i and c_i are sampled at the
-// end of stage S; res_o is valid in stage S+2 (the RAM write clock).
+// end of stage S; res_o is valid in stage S+2 (the RAM write step). The registers advance on
+// step_i. With Share = 1 the two products are Yosys's (`*`: ceil(a/18) * ceil(b/18) MULT18X18D
+// each); with Share > 1 each is formed over the Share clocks of its step by antao_mul_share
+// (18-bit limbs), and V1 / RES are ready in the step's last clock (the one with step_i).
 module antao_chan_reduce #(
   parameter int unsigned W       = 64,
   parameter int unsigned CBits   = W / 4,
-  parameter int unsigned AccBits = 2 * W + 8
+  parameter int unsigned AccBits = 2 * W + 8,
+  parameter int unsigned Share   = 1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
+  input  logic               step_i,  // the run datapath's clock enable
+  input  logic [3:0]         phase_i, // the clock of the step (Share > 1)
   input  logic [AccBits-1:0] sum_i,   // stage S
   input  logic [CBits-1:0]   c_i,     // stage S
   output logic [W-1:0]       res_o,   // stage S+2
@@ -19,17 +25,37 @@ module antao_chan_reduce #(
 );
   localparam int unsigned HiBits = AccBits - W;             // hi(SUM)
   localparam int unsigned V1Bits = HiBits + CBits + 1;      // V1
+  localparam int unsigned Hi2Bits = V1Bits - W;             // hi(V1)
 
   logic [AccBits-1:0] sum_q;
   logic [CBits-1:0]   c1_q, c2_q;
   logic [V1Bits-1:0]  v1_d, v1_q;
   logic [W:0]         v2, m;
 
-  // stage S+1: fold 1
-  assign v1_d = V1Bits'(sum_q[AccBits-1:W]) * V1Bits'(c1_q) + V1Bits'(sum_q[W-1:0]);
+  if (Share == 1) begin : g_direct
+    // stage S+1: fold 1
+    assign v1_d = V1Bits'(sum_q[AccBits-1:W]) * V1Bits'(c1_q) + V1Bits'(sum_q[W-1:0]);
+    // stage S+2: fold 2
+    assign v2   = (W+1)'(v1_q[V1Bits-1:W]) * (W+1)'(c2_q) + (W+1)'(v1_q[W-1:0]);
 
-  // stage S+2: fold 2 and the conditional subtraction
-  assign v2    = (W+1)'(v1_q[V1Bits-1:W]) * (W+1)'(c2_q) + (W+1)'(v1_q[W-1:0]);
+    logic unused_phase;
+    assign unused_phase = ^phase_i;
+  end else begin : g_shared
+    logic [HiBits+CBits-1:0]  fold1;
+    logic [Hi2Bits+CBits-1:0] fold2;
+
+    antao_mul_share #(.AW(HiBits), .BW(CBits), .LimbA(18), .LimbB(18), .Share(Share)) u_fold1 (
+      .clk_i, .rst_ni, .phase_i, .a_i(sum_q[AccBits-1:W]), .b_i(c1_q), .p_o(fold1)
+    );
+    antao_mul_share #(.AW(Hi2Bits), .BW(CBits), .LimbA(18), .LimbB(18), .Share(Share)) u_fold2 (
+      .clk_i, .rst_ni, .phase_i, .a_i(v1_q[V1Bits-1:W]), .b_i(c2_q), .p_o(fold2)
+    );
+
+    assign v1_d = V1Bits'(fold1) + V1Bits'(sum_q[W-1:0]);
+    assign v2   = (W+1)'(fold2) + (W+1)'(v1_q[W-1:0]);
+  end
+
+  // the conditional subtraction
   assign m     = {1'b1, {W{1'b0}}} - (W+1)'(c2_q);
   assign res_o = (v2 >= m) ? W'(v2 - m) : W'(v2);
   assign m_o   = m;
@@ -40,7 +66,7 @@ module antao_chan_reduce #(
       c1_q  <= '0;
       v1_q  <= '0;
       c2_q  <= '0;
-    end else begin
+    end else if (step_i) begin
       sum_q <= sum_i;
       c1_q  <= c_i;
       v1_q  <= v1_d;

@@ -7,88 +7,119 @@
 //               are added by a balanced tree of ceil(log2(2K)) adders;
 //   stages 3..  registers (the product waits for the SUM stage).
 // With Stages = 1 the products and the tree are one clock. The result is X * Y exactly.
+// With Share > 1 (MulShare: the run datapath advances one step every Share clocks, step_i) the
+// K x K limb products are formed over the Share clocks of stage 1 by ceil(K*K / Share)
+// MULT18X18D (antao_mul_share) and the full product is registered at the end of the step; then
+// Stages - 1 more step registers. Either way p_o is X * Y of Stages steps before.
 module antao_mul #(
   parameter int unsigned W      = 64,
-  parameter int unsigned Stages = 2
+  parameter int unsigned Stages = 2,
+  parameter int unsigned Share  = 1
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
+  input  logic           step_i,     // the run datapath's clock enable (1 when Share = 1)
+  input  logic [3:0]     phase_i,    // the clock of the step (Share > 1)
   input  logic [W-1:0]   x_i,
   input  logic [W-1:0]   y_i,
-  output logic [2*W-1:0] p_o         // x_i * y_i of Stages clocks before
+  output logic [2*W-1:0] p_o         // x_i * y_i of Stages steps before
 );
-  localparam int unsigned K    = (W + 15) / 16;   // 16-bit limbs
-  localparam int unsigned Rows = 2 * K;           // non-overlapping rows
   localparam int unsigned PW   = 2 * W;
 
-  logic [16*K-1:0] x_ext, y_ext;
-  logic [31:0]     pp_d [K][K];
-  logic [31:0]     pp   [K][K];
-  logic [PW-1:0]   rows [Rows];
-  logic [PW-1:0]   sum;
+  if (Share == 1) begin : g_direct
+    localparam int unsigned K    = (W + 15) / 16;   // 16-bit limbs
+    localparam int unsigned Rows = 2 * K;           // non-overlapping rows
 
-  assign x_ext = (16*K)'(x_i);
-  assign y_ext = (16*K)'(y_i);
+    logic [16*K-1:0] x_ext, y_ext;
+    logic [31:0]     pp_d [K][K];
+    logic [31:0]     pp   [K][K];
+    logic [PW-1:0]   rows [Rows];
+    logic [PW-1:0]   sum;
 
-  always_comb begin
-    for (int i = 0; i < int'(K); i++) begin
-      for (int j = 0; j < int'(K); j++) begin
-        pp_d[i][j] = 32'(x_ext[16*i +: 16]) * 32'(y_ext[16*j +: 16]);
+    assign x_ext = (16*K)'(x_i);
+    assign y_ext = (16*K)'(y_i);
+
+    always_comb begin
+      for (int i = 0; i < int'(K); i++) begin
+        for (int j = 0; j < int'(K); j++) begin
+          pp_d[i][j] = 32'(x_ext[16*i +: 16]) * 32'(y_ext[16*j +: 16]);
+        end
       end
     end
-  end
 
-  if (Stages >= 2) begin : g_pp_reg
-    logic [31:0] pp_q [K][K];
+    if (Stages >= 2) begin : g_pp_reg
+      logic [31:0] pp_q [K][K];
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          for (int i = 0; i < int'(K); i++) for (int j = 0; j < int'(K); j++) pp_q[i][j] <= '0;
+        end else if (step_i) begin
+          pp_q <= pp_d;
+        end
+      end
+      assign pp = pp_q;
+    end else begin : g_pp_comb
+      assign pp = pp_d;
+    end
+
+    // row (i, parity): the products x_i * y_j with j = parity, parity + 2, ... at bit 16 (i + j)
+    always_comb begin
+      for (int r = 0; r < int'(Rows); r++) rows[r] = '0;
+      for (int i = 0; i < int'(K); i++) begin
+        for (int j = 0; j < int'(K); j++) begin
+          rows[2*i + (j % 2)] = rows[2*i + (j % 2)] | (PW'(pp[i][j]) << (16 * (i + j)));
+        end
+      end
+    end
+
+    // a balanced adder tree over the rows
+    localparam int unsigned Levels = $clog2(Rows);
+    logic [PW-1:0] tree [Levels+1][1 << Levels];
+
+    always_comb begin
+      for (int r = 0; r < (1 << Levels); r++) tree[0][r] = (r < int'(Rows)) ? rows[r] : '0;
+      for (int l = 1; l <= int'(Levels); l++) begin
+        for (int r = 0; r < (1 << (int'(Levels) - l)); r++) begin
+          tree[l][r] = tree[l-1][2*r] + tree[l-1][2*r+1];
+        end
+        for (int r = (1 << (int'(Levels) - l)); r < (1 << Levels); r++) tree[l][r] = '0;
+      end
+      sum = tree[Levels][0];
+    end
+
+    // the sum's register (stage 2, or stage 1 when Stages = 1), then the remaining delay
+    localparam int unsigned Delay = (Stages >= 2) ? Stages - 1 : 1;
+    logic [PW-1:0] p_q [Delay];
+
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        for (int i = 0; i < int'(K); i++) for (int j = 0; j < int'(K); j++) pp_q[i][j] <= '0;
-      end else begin
-        pp_q <= pp_d;
+        for (int k = 0; k < int'(Delay); k++) p_q[k] <= '0;
+      end else if (step_i) begin
+        p_q[0] <= sum;
+        for (int k = 1; k < int'(Delay); k++) p_q[k] <= p_q[k-1];
       end
     end
-    assign pp = pp_q;
-  end else begin : g_pp_comb
-    assign pp = pp_d;
-  end
 
-  // row (i, parity): the products x_i * y_j with j = parity, parity + 2, ... at bit 16 (i + j)
-  always_comb begin
-    for (int r = 0; r < int'(Rows); r++) rows[r] = '0;
-    for (int i = 0; i < int'(K); i++) begin
-      for (int j = 0; j < int'(K); j++) begin
-        rows[2*i + (j % 2)] = rows[2*i + (j % 2)] | (PW'(pp[i][j]) << (16 * (i + j)));
+    assign p_o = p_q[Delay-1];
+
+    logic unused_phase;
+    assign unused_phase = ^phase_i;
+  end else begin : g_shared
+    logic [PW-1:0] p;
+    logic [PW-1:0] p_q [Stages];
+
+    antao_mul_share #(.AW(W), .BW(W), .LimbA(16), .LimbB(16), .Share(Share)) u_share (
+      .clk_i, .rst_ni, .phase_i, .a_i(x_i), .b_i(y_i), .p_o(p)
+    );
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int k = 0; k < int'(Stages); k++) p_q[k] <= '0;
+      end else if (step_i) begin
+        p_q[0] <= p;
+        for (int k = 1; k < int'(Stages); k++) p_q[k] <= p_q[k-1];
       end
     end
+
+    assign p_o = p_q[Stages-1];
   end
-
-  // a balanced adder tree over the rows
-  localparam int unsigned Levels = $clog2(Rows);
-  logic [PW-1:0] tree [Levels+1][1 << Levels];
-
-  always_comb begin
-    for (int r = 0; r < (1 << Levels); r++) tree[0][r] = (r < int'(Rows)) ? rows[r] : '0;
-    for (int l = 1; l <= int'(Levels); l++) begin
-      for (int r = 0; r < (1 << (int'(Levels) - l)); r++) begin
-        tree[l][r] = tree[l-1][2*r] + tree[l-1][2*r+1];
-      end
-      for (int r = (1 << (int'(Levels) - l)); r < (1 << Levels); r++) tree[l][r] = '0;
-    end
-    sum = tree[Levels][0];
-  end
-
-  // the sum's register (stage 2, or stage 1 when Stages = 1), then the remaining delay
-  localparam int unsigned Delay = (Stages >= 2) ? Stages - 1 : 1;
-  logic [PW-1:0] p_q [Delay];
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int k = 0; k < int'(Delay); k++) p_q[k] <= '0;
-    end else begin
-      p_q[0] <= sum;
-      for (int k = 1; k < int'(Delay); k++) p_q[k] <= p_q[k-1];
-    end
-  end
-
-  assign p_o = p_q[Delay-1];
 endmodule

@@ -11,11 +11,15 @@
 //   LDN     N[LP] <= IN; LP += 1
 //   LDD     D[LP] <= IN; LP += 1
 //   RST     LP <= 0, BR <= 0
+// An operation takes effect at the end of its step (valid_i: the instruction is in stage 1 and
+// step_i). With Share > 1 the product ALPHA * D[LP] is formed over the Share clocks of the step
+// by antao_mul_share (its operands change only at the end of a step).
 module antao_out_acc
   import antao_ucode_pkg::*;
 #(
   parameter int unsigned W = 64,
   parameter int unsigned P = 4,
+  parameter int unsigned Share = 1,
   localparam int unsigned AccBits = 2 * W + 8,
   localparam int unsigned Limbs   = P + 1,
   localparam int unsigned LpW     = $clog2(Limbs)
@@ -23,7 +27,8 @@ module antao_out_acc
   input  logic           clk_i,
   input  logic           rst_ni,
   input  logic           clear_i,
-  input  logic           valid_i,
+  input  logic           valid_i,     // the instruction in stage 1, at the end of its step
+  input  logic [3:0]     phase_i,     // the clock of the step (Share > 1)
   input  logic [3:0]     op_i,
   input  logic [2*W-1:0] r_last_i,    // R_(P-1)
   input  logic [7:0]     alpha_i,
@@ -40,7 +45,19 @@ module antao_out_acc
   logic [W:0]              diff;
 
   assign lp_inc = (32'(lp_q) == Limbs - 1) ? '0 : lp_q + LpW'(1);
-  assign limb   = (AccBits+1)'(oacc_q) + (AccBits+1)'(alpha_i) * (AccBits+1)'(d_q[lp_q]);
+  if (Share == 1) begin : g_direct
+    assign limb = (AccBits+1)'(oacc_q) + (AccBits+1)'(alpha_i) * (AccBits+1)'(d_q[lp_q]);
+
+    logic unused_phase;
+    assign unused_phase = ^phase_i;
+  end else begin : g_shared
+    logic [W+7:0] alpha_d;   // ALPHA * D[LP]
+
+    antao_mul_share #(.AW(8), .BW(W), .LimbA(18), .LimbB(18), .Share(Share)) u_share (
+      .clk_i, .rst_ni, .phase_i, .a_i(alpha_i), .b_i(d_q[lp_q]), .p_o(alpha_d)
+    );
+    assign limb = (AccBits+1)'(oacc_q) + (AccBits+1)'(alpha_d);
+  end
   assign diff   = (W+1)'(x_q[lp_q]) - (W+1)'(n_q[lp_q]) - (W+1)'(br_q);
 
   assign push_o      = valid_i && (op_i == OaccOut) && !out_full_i;

@@ -12,12 +12,17 @@
 //   c1, c2   the channel constants, m = 2^W - c_base (STOREC: c_base <= R[CBits-1:0])
 // Every stage-1 effect reads the registers as they were before the clock. The control of an
 // instruction enters in stage 1 (s1_*) and travels down this PE's own pipeline.
+// Stages are steps: every register of the run (RAM reads and writes, R, c, ACC, the pipeline)
+// changes only at the end of a step (step_i, high one clock in MulShare; always with
+// MulShare = 1), so that the products of X * Y and of the reduction can be formed over the
+// MulShare clocks of their step on fewer MULT18X18D. WIPE's RAM writes and clear_i ignore it.
 module antao_pe
   import antao_ucode_pkg::*;
 #(
   parameter int unsigned W         = 64,
   parameter int unsigned Depth     = 256,
   parameter int unsigned MulStages = 2,
+  parameter int unsigned MulShare  = 1,
   localparam int unsigned AW       = $clog2(Depth),
   localparam int unsigned CBits    = W / 4,
   localparam int unsigned AccBits  = 2 * W + 8,
@@ -25,6 +30,8 @@ module antao_pe
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
+  input  logic           step_i,       // the run datapath's clock enable
+  input  logic [3:0]     phase_i,      // the clock of the step (MulShare > 1)
   input  logic           clear_i,      // WIPE: c, ACC, R <= 0
   input  logic           wipe_we_i,    // WIPE: RAM[wipe_addr_i] <= 0
   input  logic [AW-1:0]  wipe_addr_i,
@@ -61,8 +68,10 @@ module antao_pe
 
   always_ff @(posedge clk_i) begin
     if (we) mem_q[waddr] <= wdata;
-    ram_a_q <= mem_q[ra_i];
-    ram_b_q <= mem_q[rb_i];
+    if (step_i) begin
+      ram_a_q <= mem_q[ra_i];
+      ram_b_q <= mem_q[rb_i];
+    end
   end
 
   // ---------------------------------------------------------------------------------------
@@ -112,7 +121,7 @@ module antao_pe
       r_q    <= '0;
       c_q[0] <= '0;
       c_q[1] <= '0;
-    end else if (s1_valid_i) begin
+    end else if (s1_valid_i && step_i) begin
       unique case (s1_ring_i)
         RingLoad:           r_q <= (2*W)'(ram_a_q);
         RingHop, RingShin:  r_q <= r_prev_i;
@@ -140,8 +149,8 @@ module antao_pe
   logic [2*W-1:0]     prod;                 // X * Y of stage 1, in stage S
   logic [AccBits-1:0] z_q    [MulStages];
 
-  antao_mul #(.W(W), .Stages(MulStages)) u_mul (
-    .clk_i, .rst_ni, .x_i(x1), .y_i(y1), .p_o(prod)
+  antao_mul #(.W(W), .Stages(MulStages), .Share(MulShare)) u_mul (
+    .clk_i, .rst_ni, .step_i, .phase_i, .x_i(x1), .y_i(y1), .p_o(prod)
   );
   ctl_t               ctl1;
   ctl_t               ctl_q  [2:S+2];    // ctl_q[k]: the instruction in stage k
@@ -155,7 +164,7 @@ module antao_pe
         z_q[k]    <= '0;
       end
       for (int k = 2; k <= int'(S) + 2; k++) ctl_q[k] <= '0;
-    end else begin
+    end else if (step_i) begin
       z_q[0]    <= z1;
       for (int k = 1; k < int'(MulStages); k++) begin
         z_q[k]    <= z_q[k-1];
@@ -178,7 +187,7 @@ module antao_pe
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)                       acc_q <= '0;
     else if (clear_i)                  acc_q <= '0;
-    else if (ctl_s.valid && ctl_s.accwr) acc_q <= sum;
+    else if (step_i && ctl_s.valid && ctl_s.accwr) acc_q <= sum;
   end
 
   // ---------------------------------------------------------------------------------------
@@ -187,8 +196,8 @@ module antao_pe
   logic [W-1:0] res;
   logic [W:0]   m_red;
 
-  antao_chan_reduce #(.W(W), .CBits(CBits), .AccBits(AccBits)) u_reduce (
-    .clk_i, .rst_ni,
+  antao_chan_reduce #(.W(W), .CBits(CBits), .AccBits(AccBits), .Share(MulShare)) u_reduce (
+    .clk_i, .rst_ni, .step_i, .phase_i,
     .sum_i(sum),
     .c_i  (c_q[ctl_s.base]),
     .res_o(res),
@@ -204,12 +213,12 @@ module antao_pe
       we    = 1'b1;
       waddr = wipe_addr_i;
       wdata = '0;
-    end else if (ctl_red.valid && (ctl_red.wr != WrNone)) begin
+    end else if (step_i && ctl_red.valid && (ctl_red.wr != WrNone)) begin
       we    = 1'b1;
     end
   end
 
-  assign red_valid_o = ctl_red.valid && (ctl_red.wr == WrRed);
+  assign red_valid_o = step_i && ctl_red.valid && (ctl_red.wr == WrRed);
 
   logic unused_ctl;   // each stage reads its own fields of the control word
   assign unused_ctl = ^{ctl_s, ctl_red};

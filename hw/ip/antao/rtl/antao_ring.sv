@@ -8,10 +8,13 @@ module antao_ring
   parameter int unsigned P         = 4,
   parameter int unsigned Depth     = 256,
   parameter int unsigned MulStages = 2,
+  parameter int unsigned MulShare  = 1,
   localparam int unsigned AW       = $clog2(Depth)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
+  input  logic               step_i,       // the run datapath's clock enable
+  input  logic [3:0]         phase_i,      // the clock of the step (MulShare > 1)
   input  logic               clear_i,
   input  logic               wipe_we_i,
   input  logic [AW-1:0]      wipe_addr_i,
@@ -42,8 +45,8 @@ module antao_ring
   end
 
   for (genvar e = 0; e < int'(P); e++) begin : g_pe
-    antao_pe #(.W(W), .Depth(Depth), .MulStages(MulStages)) u_pe (
-      .clk_i, .rst_ni, .clear_i, .wipe_we_i, .wipe_addr_i,
+    antao_pe #(.W(W), .Depth(Depth), .MulStages(MulStages), .MulShare(MulShare)) u_pe (
+      .clk_i, .rst_ni, .step_i, .phase_i, .clear_i, .wipe_we_i, .wipe_addr_i,
       .ra_i, .rb_i,
       .s1_valid_i, .s1_xsel_i, .s1_ysel_i, .s1_zsel_i, .s1_accin_i, .s1_accwr_i, .s1_wr_i,
       .s1_base_i, .s1_ring_i, .s1_d_i, .in_i, .alpha_i,

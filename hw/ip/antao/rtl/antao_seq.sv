@@ -19,6 +19,10 @@
 //        STOREC ring = STOREC and any of the last L - 1 clocks issued
 //        E/LCR  BIT or LOOP with count 0 (from LCR) and the last issue was ELD or LCLD
 // done_o rises in clock t_stop + L (the pipeline has drained), with err_o and pc_o.
+// "Clock t" is step t of the run: every register here changes only at the end of a step
+// (step_i, high one clock in MulShare; always with MulShare = 1) or at start_i; the watchdog
+// counts steps. done_o rises in the first clock of step t_stop + L, and the run is over at its
+// end (clock N * (t_stop + L) after the run's first, N = MulShare).
 module antao_seq
   import antao_pkg::*;
   import antao_ucode_pkg::*;
@@ -33,6 +37,7 @@ module antao_seq
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
+  input  logic           step_i,        // the run datapath's clock enable
   input  logic           clear_i,       // WIPE: E, LCR <= 0
   // microcode writes (UCW): part 0 = bits 63:0, part 1 = bits 79:64
   input  logic           uc_we_lo_i,
@@ -42,7 +47,7 @@ module antao_seq
   // the run
   input  logic           start_i,
   input  logic [UAW-1:0] entry_i,
-  input  logic [63:0]    limit_i,
+  input  logic [63:0]    limit_i,       // the watchdog, in steps
   input  logic [W-1:0]   in_i,          // the input FIFO's head (0 when empty)
   input  logic           in_empty_i,
   input  logic           out_full_i,
@@ -79,8 +84,10 @@ module antao_seq
   always_ff @(posedge clk_i) begin
     if (uc_we_lo_i) uc_lo_q[uc_waddr_i] <= uc_wdata_i;
     if (uc_we_hi_i) uc_hi_q[uc_waddr_i] <= uc_wdata_i[15:0];
-    ins_lo_q <= uc_lo_q[uc_raddr];
-    ins_hi_q <= uc_hi_q[uc_raddr];
+    if (start_i || step_i) begin
+      ins_lo_q <= uc_lo_q[uc_raddr];
+      ins_hi_q <= uc_hi_q[uc_raddr];
+    end
   end
   assign ins = uinsn_t'({ins_hi_q, ins_lo_q});
 
@@ -204,7 +211,7 @@ module antao_seq
                       (s1_insn_q.zsel == ZselIn);
   assign s1_err_in  = s1_valid_q && s1_uses_in && in_empty_i;
   assign s1_err_out = s1_valid_q && (s1_insn_q.oacc == OaccOut) && out_full_i;
-  assign in_pop_o   = s1_valid_q && s1_pops && !in_empty_i;
+  assign in_pop_o   = step_i && s1_valid_q && s1_pops && !in_empty_i;
 
   // ---------------------------------------------------------------------------------------
   // Issue and the next PC
@@ -340,7 +347,7 @@ module antao_seq
       s1_insn_q  <= '0;
       s1_d_q     <= '0;
       s1_pc_q    <= '0;
-    end else begin
+    end else if (start_i || step_i) begin
       issuing_q  <= issuing_d;
       drain_q    <= drain_d;
       cnt_q      <= cnt_d;
@@ -360,6 +367,8 @@ module antao_seq
         s1_d_q    <= d_eff;
         s1_pc_q   <= pc_q;
       end
+    end else if (done_o) begin
+      drain_q    <= 1'b0;   // MulShare > 1: the run ends at done, not at the end of its step
     end
   end
 
@@ -371,7 +380,7 @@ module antao_seq
     end else if (clear_i) begin
       lcr_q <= '0;
       e_q   <= '0;
-    end else begin
+    end else if (step_i) begin
       if (s1_valid_q && (s1_insn_q.seq == SeqLcld)) lcr_q <= in_i[15:0];
       if (s1_valid_q && (s1_insn_q.seq == SeqEld)) begin
         e_q <= (e_q << W) | EBits'(in_i);

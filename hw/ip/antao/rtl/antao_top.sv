@@ -19,11 +19,18 @@
 // holding until rsp_ready_i. Phases, in clocks after the accepting edge:
 //   NOP, UCADDR, UCW, PUSH, LIMIT, STATUS   decode                                   1
 //   POP                                     decode (the FIFO pops); the data          2
-//   RUN    decode (the microcode memory reads the entry); run clocks t = 0 .. t_stop + L
-//          (antao_seq: issue until HALT or a run error, then the pipeline drains)     2 + run
+//   RUN    decode (the microcode memory reads the entry); run steps t = 0 .. t_stop + L
+//          (antao_seq: issue until HALT or a run error, then the pipeline drains)
+//          of MulShare clocks each                                       2 + MulShare * run
 //   WIPE   decode; RAM address 0 .. Depth-1 of every PE cleared; one more clock       Depth + 2
 // A FIFO word is Wp = ceil(W / 64) data words, least significant first (PUSH: the last part's
 // bits at and above W must be 0, else E_RANGE).
+//
+// MulShare = N trades clocks for MULT18X18D: the whole run datapath (sequencer, PEs, ring,
+// accumulators, interlocks, watchdog) advances one step every N clocks (step, a registered clock
+// enable, high in the last clock of each step, counted from the run's start), and every product
+// that maps to MULT18X18D is formed over the N clocks of its step by about 1/N of the blocks
+// (antao_mul_share). The shell and the FIFOs' host side run every clock. N = 1: step is always 1.
 module antao_top
   import antao_pkg::*;
   import antao_ucode_pkg::*;
@@ -33,6 +40,7 @@ module antao_top
   parameter int unsigned Depth      = 256,    // RAM words per PE (a power of two, <= 1024)
   parameter int unsigned AlphaBits  = 4,      // leading bits the alpha accumulator adds
   parameter int unsigned MulStages  = 2,      // register stages after the multiplier
+  parameter int unsigned MulShare   = 1,      // clocks per step of the run (1..16)
   parameter int unsigned UcodeDepth = 1024,   // microinstructions (a power of two, <= 4096)
   parameter int unsigned EWords     = 4,      // exponent register: EWords * W bits
   parameter int unsigned InDepth    = 4096,   // input FIFO words
@@ -76,6 +84,9 @@ module antao_top
   end
   if ((MulStages < 1) || (MulStages > 8)) begin : g_bad_mul
     $fatal(1, "antao_top: MulStages must be in 1..8");
+  end
+  if ((MulShare < 1) || (MulShare > 16)) begin : g_bad_share
+    $fatal(1, "antao_top: MulShare must be in 1..16");
   end
   if (!pow2(UcodeDepth) || (UcodeDepth < 2) || (UcodeDepth > 4096)) begin : g_bad_ucode
     $fatal(1, "antao_top: UcodeDepth must be a power of two in 2..4096");
@@ -183,10 +194,41 @@ module antao_top
   logic [P-1:0][W-1:0] res;
   logic [P-1:0][W:0]   res_m;
 
+  // ---------------------------------------------------------------------------------------
+  // The step: phase counts the clocks of a step (0 .. MulShare-1, from 0 in the run's first
+  // clock), step is high in a step's last clock
+  // ---------------------------------------------------------------------------------------
+  logic       step;
+  logic [3:0] phase;
+
+  if (MulShare == 1) begin : g_step_every_clock
+    assign step  = 1'b1;
+    assign phase = 4'd0;
+  end else begin : g_step
+    logic [3:0] phase_d, phase_q;
+    logic       step_q;
+
+    assign phase_d = (run_start || (phase_q == 4'(MulShare - 1))) ? 4'd0 : phase_q + 4'd1;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        phase_q <= '0;
+        step_q  <= 1'b0;
+      end else begin
+        phase_q <= phase_d;
+        step_q  <= (phase_d == 4'(MulShare - 1));
+      end
+    end
+
+    assign step  = step_q;
+    assign phase = phase_q;
+  end
+
   antao_seq #(
     .W(W), .Depth(Depth), .MulStages(MulStages), .UcodeDepth(UcodeDepth), .EWords(EWords)
   ) u_seq (
     .clk_i, .rst_ni,
+    .step_i    (step),
     .clear_i   (clear),
     .uc_we_lo_i(uc_we_lo),
     .uc_we_hi_i(uc_we_hi),
@@ -210,8 +252,10 @@ module antao_top
     .s1_d_o    (s1_d)
   );
 
-  antao_ring #(.W(W), .P(P), .Depth(Depth), .MulStages(MulStages)) u_ring (
+  antao_ring #(.W(W), .P(P), .Depth(Depth), .MulStages(MulStages), .MulShare(MulShare)) u_ring (
     .clk_i, .rst_ni,
+    .step_i     (step),
+    .phase_i    (phase),
     .clear_i    (clear),
     .wipe_we_i  (wipe_we),
     .wipe_addr_i(AW'(wcnt_q)),
@@ -238,17 +282,18 @@ module antao_top
   antao_alpha_acc #(.AlphaBits(AlphaBits)) u_alpha (
     .clk_i, .rst_ni,
     .clear_i(clear),
-    .valid_i(s1_valid),
+    .valid_i(s1_valid && step),
     .op_i   (s1_insn.alpha),
     .r_top_i(r_last[W-1 -: AlphaBits]),
     .alpha_o(alpha)
   );
 
   logic          oacc_push;
-  antao_out_acc #(.W(W), .P(P)) u_out_acc (
+  antao_out_acc #(.W(W), .P(P), .Share(MulShare)) u_out_acc (
     .clk_i, .rst_ni,
     .clear_i    (clear),
-    .valid_i    (s1_valid),
+    .valid_i    (s1_valid && step),
+    .phase_i    (phase),
     .op_i       (s1_insn.oacc),
     .r_last_i   (r_last),
     .alpha_i    (alpha),

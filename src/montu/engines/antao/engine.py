@@ -25,7 +25,7 @@ from montu.arith.antao_rns import is_probable_prime
 from montu.arith.field import Field
 from montu.engines.antao import host
 from montu.engines.antao.assembler import Program, assemble
-from montu.engines.antao.params import AntaoParams
+from montu.engines.antao.params import AntaoParams, mul_share_to_fit
 from montu.engines.antao.simulator import ISA, WORD_BITS, WORD_MASK, AntaoSimulator, encode
 from montu.engines.shell import CommandShell
 from montu.errors import ModulusError, MontuError
@@ -320,7 +320,10 @@ def params_for_bits(bits: int) -> dict[str, int]:
 
 
 def build_for_bits(bits: int, w: int, **params: int) -> AntaoParams:
-    """The smallest P (from (bits + 3)/W up) whose bases take a `bits`-bit modulus."""
+    """The smallest P (from (bits + 3)/W up) whose bases take a `bits`-bit modulus, and (unless
+    `mul_share` is given) the smallest MulShare whose MULT18X18D fit the ECP5-85 with a 10 %
+    margin (params.mul_share_to_fit: 1 for the 64-bit EC builds; 3, 5 and 12 for the 512-, 1024-
+    and 2048-bit RSA builds, whose run cycles grow by that factor)."""
     if bits < 2:
         raise ValueError(f"bits must be >= 2 (got {bits})")
     pes = max(2, -(-(bits + 3) // w))
@@ -329,14 +332,14 @@ def build_for_bits(bits: int, w: int, **params: int) -> AntaoParams:
         candidate = AntaoParams(**{"w": w, "pes": pes, "alpha_bits": alpha_bits,
                                    "e_words": max(1, -(-bits // w)), **params})
         if host.max_modulus_bits(candidate) >= bits:
-            return candidate
+            return candidate if "mul_share" in params else mul_share_to_fit(candidate)
         pes += 1
 
 
 def open(backend: str = "sim", *, bits: int | None = None, **params: int) -> AntaoEngine:  # noqa: A001
     """An antao engine on `backend` ('sim' or 'rtl'). `bits`: size the build for moduli of that
     length (P from it, EWords = ceil(bits/W)); else the parameters given (AntaoParams' names:
-    w, pes, depth, alpha_bits, mul_stages, ucode_depth, e_words, in_depth, out_depth), by
+    w, pes, depth, alpha_bits, mul_stages, ucode_depth, e_words, in_depth, out_depth, mul_share), by
     default the paper's EC build (W = 64, P = 4)."""
     try:
         built = (build_for_bits(bits, params.pop("w", EC_CHANNEL_BITS), **params) if bits is not None

@@ -2,7 +2,13 @@
 
 Defaults are the paper's EC configuration (64-bit channels, 4 PEs: 224-bit EC point
 multiplication); `RSA512` is its RSA configuration (96-bit channels, 6 PEs: 512-bit modexp).
-`for_modulus(bits, w)` sizes a build for a modulus length.
+`montu.engines.antao.build_for_bits(bits, w)` sizes a build for a modulus length, MulShare
+included (`mul_share_to_fit`).
+
+MulShare = N trades clocks for DSP blocks: the run datapath advances one step every N clocks, and
+each product that maps to MULT18X18D is formed over the N clocks of its step on about 1/N of the
+blocks (hw/ip/antao/rtl/antao_mul_share.sv). `AntaoParams.mult18x18d` counts a build's blocks
+the way the RTL instantiates them.
 """
 
 from __future__ import annotations
@@ -13,6 +19,40 @@ LOOP_DEPTH = 2           # loop stack entries of the sequencer
 LCR_BITS = 16            # the loop-count register
 ALPHA_EXTRA_BITS = 8     # AACC = AlphaBits + 8 bits; ALPHA = AACC >> AlphaBits < 2^8
 ACC_EXTRA_BITS = 8       # ACC and OACC: 2W + 8 bits
+ALPHA_BITS_OUT = 8       # ALPHA: the output accumulator's multiplier operand
+MUL_LIMB_BITS = 16       # antao_mul's limbs (K = ceil(W / 16))
+DSP_LIMB_BITS = 18       # the other products' limbs: what Yosys cuts an unsigned `*` into
+MAX_MUL_SHARE = 16
+
+ECP5_85_MULT18X18D = 156                   # the LFE5U-85F's multipliers
+DSP_BUDGET = ECP5_85_MULT18X18D * 9 // 10  # what a build may use: a 10 % margin (140)
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _limb_products(a_bits: int, b_bits: int, limb: int) -> int:
+    """Limb products of an a_bits x b_bits product cut into limbs of at most `limb` bits, as
+    antao_mul_share cuts it (each a multiplier of limb x limb bits: one MULT18X18D)."""
+    return _ceil(a_bits, min(limb, a_bits)) * _ceil(b_bits, min(limb, b_bits))
+
+
+def _yosys_mult18x18d(a_bits: int, b_bits: int) -> int:
+    """MULT18X18D of an unsigned a_bits x b_bits `*` as Yosys's synth_ecp5 maps it (mul2dsp):
+    each operand in 18-bit pieces, a last piece of one bit left to logic (its minimum width is 2;
+    checked against Yosys in tests/hw/test_antao_cocotb.py)."""
+    def pieces(bits: int) -> int:
+        return bits // DSP_LIMB_BITS + (1 if bits % DSP_LIMB_BITS >= 2 else 0)
+    return pieces(a_bits) * pieces(b_bits)
+
+
+def _mult18x18d(a_bits: int, b_bits: int, limb: int, share: int) -> int:
+    """An a_bits x b_bits product of the RTL: a plain `*` (Yosys's split) when share = 1, else
+    antao_mul_share's ceil(limb products / share) multipliers."""
+    if share == 1:
+        return _yosys_mult18x18d(a_bits, b_bits)
+    return _ceil(_limb_products(a_bits, b_bits, limb), share)
 
 
 @dataclass(frozen=True)
@@ -28,6 +68,7 @@ class AntaoParams:
     e_words: int = 4         # EWords: exponent register of EWords * W bits
     in_depth: int = 4096     # InDepth: input FIFO words
     out_depth: int = 128     # OutDepth: output FIFO words
+    mul_share: int = 1       # MulShare: clocks per step of the run (products share DSP blocks)
 
     def __post_init__(self) -> None:
         def power_of_two(v: int) -> bool:
@@ -44,6 +85,8 @@ class AntaoParams:
             (self.e_words >= 1, f"EWords must be >= 1 (got {self.e_words})"),
             (2 <= self.in_depth <= 65535 and 2 <= self.out_depth <= 65535,
              "the FIFOs hold 2..65535 words (STATUS reports 16-bit counts)"),
+            (1 <= self.mul_share <= MAX_MUL_SHARE,
+             f"MulShare must be in 1..{MAX_MUL_SHARE} (got {self.mul_share})"),
         ]
         for ok, message in checks:
             if not ok:
@@ -79,14 +122,57 @@ class AntaoParams:
 
     @property
     def generics(self) -> dict[str, int]:
-        """antao_top's parameters."""
-        return {"W": self.w, "P": self.pes, "Depth": self.depth, "AlphaBits": self.alpha_bits,
-                "MulStages": self.mul_stages, "UcodeDepth": self.ucode_depth,
-                "EWords": self.e_words, "InDepth": self.in_depth, "OutDepth": self.out_depth}
+        """antao_top's parameters (MulShare only when it is not 1, its default: the builds
+        without sharing keep their names and figures)."""
+        generics = {"W": self.w, "P": self.pes, "Depth": self.depth, "AlphaBits": self.alpha_bits,
+                    "MulStages": self.mul_stages, "UcodeDepth": self.ucode_depth,
+                    "EWords": self.e_words, "InDepth": self.in_depth, "OutDepth": self.out_depth}
+        if self.mul_share != 1:
+            generics["MulShare"] = self.mul_share
+        return generics
+
+    @property
+    def mult18x18d_per_pe(self) -> dict[str, int]:
+        """A PE's MULT18X18D as the RTL instantiates them: antao_mul's K x K 16-bit limb
+        products, antao_chan_reduce's fold 1 (hi(SUM), W + 8 bits, times c) and fold 2 (hi(V1),
+        W/4 + 9 bits, times c): with MulShare = 1 as Yosys splits a `*`, else in 18-bit limbs
+        shared by MulShare clocks, ceil(products / MulShare)."""
+        n = self.mul_share
+        hi1 = self.acc_bits - self.w
+        hi2 = hi1 + self.c_bits + 1 - self.w
+        # antao_mul's limb products are explicit (16 x 16 bits, or narrower in the top limb:
+        # W is a multiple of 4, so never one bit), one MULT18X18D each, shared or not
+        return {"mul": _ceil(_limb_products(self.w, self.w, MUL_LIMB_BITS), n),
+                "fold1": _mult18x18d(hi1, self.c_bits, DSP_LIMB_BITS, n),
+                "fold2": _mult18x18d(hi2, self.c_bits, DSP_LIMB_BITS, n)}
+
+    @property
+    def mult18x18d(self) -> int:
+        """The build's MULT18X18D: P PEs, plus the output accumulator's ALPHA (8 bits) x D[LP]
+        (W bits)."""
+        out_acc = _mult18x18d(ALPHA_BITS_OUT, self.w, DSP_LIMB_BITS, self.mul_share)
+        return self.pes * sum(self.mult18x18d_per_pe.values()) + out_acc
+
+    def step_clocks(self, steps: int) -> int:
+        """Clocks of `steps` steps of the run datapath."""
+        return self.mul_share * steps
 
     def with_(self, **changes: int) -> AntaoParams:
         return replace(self, **changes)
 
 
+def mul_share_to_fit(params: AntaoParams, budget: int = DSP_BUDGET) -> AntaoParams:
+    """`params` with the smallest MulShare whose MULT18X18D fit in `budget` (the ECP5-85's 156
+    less a 10 % margin by default): MulShare = 1 when the build fits as it is. A build that no
+    MulShare up to 16 fits (more than about 27 PEs of 96 bits) is returned unchanged: it does not
+    fit the device anyway, and sharing would only make it slower."""
+    for n in range(1, MAX_MUL_SHARE + 1):
+        candidate = replace(params, mul_share=n)
+        if candidate.mult18x18d <= budget:
+            return candidate
+    return params
+
+
 EC224 = AntaoParams()                                   # the paper's EC configuration
-RSA512 = AntaoParams(w=96, pes=6, e_words=6, ucode_depth=1024)   # the paper's RSA configuration
+# the paper's RSA configuration, with the MulShare that fits its products into the ECP5-85
+RSA512 = mul_share_to_fit(AntaoParams(w=96, pes=6, e_words=6, ucode_depth=1024))

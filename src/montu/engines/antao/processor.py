@@ -13,6 +13,10 @@ each issue comes from a scoreboard of when each resource is written:
 
 `Processor.run(entry)` returns (error name, stop PC, run cycles) with run = t_stop + L, the
 quantity of the RUN cycle formula in antao.yaml. `trace` (if set) receives every issue.
+
+With MulShare = N > 1 the RTL's run datapath advances one step every N clocks; everything here
+(clocks, L, S, the watchdog's `limit`) then counts steps, and the shell's RUN response is
+2 + N * run clocks (antao.yaml).
 """
 
 from __future__ import annotations

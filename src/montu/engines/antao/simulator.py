@@ -3,11 +3,12 @@
     sim = AntaoSimulator(AntaoParams(w=64, pes=4))
     sim.execute(encode("UCADDR"), 0); sim.execute(encode("UCW"), part) ...   # load a program
     sim.execute(encode("PUSH"), word)                                       # its inputs
-    sim.execute(encode("RUN"), entry)  -> Response(err, 0, stop PC, 2 + run)
+    sim.execute(encode("RUN"), entry)  -> Response(err, 0, stop PC, 2 + MulShare * run)
     sim.execute(encode("POP"))         -> Response(0, 0, word part, 2)
 
 Opcodes, error codes and cycle formulas come from src/montu/isa/antao.yaml; the machine below
-the shell (PEs, ring, accumulators, sequencer) is montu.engines.antao.processor. The Verilated
+the shell (PEs, ring, accumulators, sequencer) is montu.engines.antao.processor, which counts the
+run in steps (MulShare clocks each; the watchdog LIMIT counts steps too). The Verilated
 antao_top must give the same response (error, flags, data, cycles) to every command.
 """
 
@@ -140,7 +141,7 @@ class AntaoSimulator:
         error, pc, run = self.proc.run(data, self.limit)
         self.last_run = (error, pc, run)
         return Response(ISA.error_code[error] if error else 0, 0, pc,
-                        ins.cycle_count(ENGINE, run=run))
+                        ins.cycle_count(ENGINE, run=run, MulShare=self.params.mul_share))
 
     def _op_wipe(self, ins, data: int) -> Response:
         self.proc.wipe()
