@@ -4,12 +4,12 @@ hw/ip/antao/dv/antao_tb.py on a Verilator build of antao_top with its assertions
 response compared with the cycle-exact simulator (montu.engines.antao.simulator).
 
 CI builds one small configuration (W = 64, P = 4, Depth = 64, UcodeDepth = 512: the smallest that
-holds programs/modexp.rns; small FIFOs so that E_FULL / E_OUT are cheap to reach), the same with
-MulShare = 2 (a step of two clocks: every product formed over two clocks on half the
-multipliers), and a W = 96, P = 3, MulStages = 1 build with MulShare = 3 (the RSA channel width,
-two-part FIFO words). Opt-in, by environment variable:
-  MONTU_RTL_ALL=1    also antao_top's default parameters, and W = 96, P = 3, MulStages = 1
-                     (two-part FIFO words, E_RANGE on PUSH)
+holds programs/modexp.rns; small FIFOs so that E_FULL / E_OUT are cheap to reach), and a W = 96,
+P = 3, MulStages = 1 build with MulShare = 3 (the RSA channel width, two-part FIFO words, and a
+step of three clocks: every product formed over three clocks on a third of the multipliers; the
+modexp program runs on it too). Opt-in, by environment variable:
+  MONTU_RTL_ALL=1    also antao_top's default parameters, W = 96, P = 3, MulStages = 1
+                     (two-part FIFO words, E_RANGE on PUSH), and the CI build with MulShare = 2
   ANTAO_STREAM=n     n commands in test_random_stream (default 400)
   MONTU_SEED=s       another seed
 """
@@ -29,12 +29,12 @@ CORE = "montu:ip:antao"
 
 CONFIGS = {
     "ci": {"W": 64, "P": 4, "Depth": 64, "UcodeDepth": 512, "InDepth": 128, "OutDepth": 16},
-    "ci_share2": {"W": 64, "P": 4, "Depth": 64, "UcodeDepth": 512, "InDepth": 128, "OutDepth": 16,
-                  "MulShare": 2},
-    "w96_share3": {"W": 96, "P": 3, "Depth": 32, "UcodeDepth": 128, "MulStages": 1, "EWords": 2,
-                   "AlphaBits": 6, "InDepth": 32, "OutDepth": 8, "MulShare": 3},
+    "w96_share3": {"W": 96, "P": 3, "Depth": 64, "UcodeDepth": 512, "MulStages": 1, "EWords": 2,
+                   "AlphaBits": 6, "InDepth": 128, "OutDepth": 8, "MulShare": 3},
 }
 EXTRA = {
+    "ci_share2": {"W": 64, "P": 4, "Depth": 64, "UcodeDepth": 512, "InDepth": 128, "OutDepth": 16,
+                  "MulShare": 2},
     "default": {},
     "w96": {"W": 96, "P": 3, "Depth": 32, "UcodeDepth": 128, "MulStages": 1, "EWords": 2,
             "AlphaBits": 6, "InDepth": 32, "OutDepth": 8},

@@ -80,4 +80,16 @@ module antao_mul_share #(
   end
 
   assign p_o = sum_d;
+
+`ifndef SYNTHESIS
+  // the operands hold for the whole step: they change only in a step's first clock (phase 0)
+  /* verilator lint_off SYNCASYNCNET */
+  OperandsHoldForTheStep: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (phase_i != 4'd0) |-> ($stable(a_i) && $stable(b_i)))
+    else $error("antao_mul_share: an operand changed in the middle of a step");
+  PhaseInRange: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      32'(phase_i) < Share)
+    else $error("antao_mul_share: phase_i beyond the step");
+  /* verilator lint_on SYNCASYNCNET */
+`endif
 endmodule

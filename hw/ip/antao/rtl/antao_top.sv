@@ -28,7 +28,7 @@
 //
 // MulShare = N trades clocks for MULT18X18D: the whole run datapath (sequencer, PEs, ring,
 // accumulators, interlocks, watchdog) advances one step every N clocks (step, a registered clock
-// enable, high in the last clock of each step, counted from the run's start), and every product
+// enable, high in the last clock of each step of a run, counted from its start), and every product
 // that maps to MULT18X18D is formed over the N clocks of its step by about 1/N of the blocks
 // (antao_mul_share). The shell and the FIFOs' host side run every clock. N = 1: step is always 1.
 module antao_top
@@ -196,7 +196,7 @@ module antao_top
 
   // ---------------------------------------------------------------------------------------
   // The step: phase counts the clocks of a step (0 .. MulShare-1, from 0 in the run's first
-  // clock), step is high in a step's last clock
+  // clock), step is high in a step's last clock; both only while a run is active
   // ---------------------------------------------------------------------------------------
   logic       step;
   logic [3:0] phase;
@@ -208,7 +208,9 @@ module antao_top
     logic [3:0] phase_d, phase_q;
     logic       step_q;
 
-    assign phase_d = (run_start || (phase_q == 4'(MulShare - 1))) ? 4'd0 : phase_q + 4'd1;
+    // phase stays 0 outside a run (no step there: nothing of the run datapath moves)
+    assign phase_d = (run_start || !seq_running || (phase_q == 4'(MulShare - 1))) ? 4'd0 :
+                     phase_q + 4'd1;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
