@@ -153,10 +153,6 @@ class AntaoParams:
         out_acc = _mult18x18d(ALPHA_BITS_OUT, self.w, DSP_LIMB_BITS, self.mul_share)
         return self.pes * sum(self.mult18x18d_per_pe.values()) + out_acc
 
-    def step_clocks(self, steps: int) -> int:
-        """Clocks of `steps` steps of the run datapath."""
-        return self.mul_share * steps
-
     def with_(self, **changes: int) -> AntaoParams:
         return replace(self, **changes)
 
