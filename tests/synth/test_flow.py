@@ -272,3 +272,63 @@ def test_lut_map_target_gives_abc9_the_target_period_and_says_so():
     assert "8000 ps" in flow.lut_mapper(device) and "default" in flow.lut_mapper(Device())
     with pytest.raises(MontuError, match="lut_map must be one of delay, target"):
         Device(lut_map="area")
+
+
+OVERFULL_LOG = (  # the shape of nextpnr-ecp5's log when the design does not fit
+    "Info: Device utilisation:\n"
+    "Info: \t          TRELLIS_IO:       0/    365     0%\n"
+    "Info: \t              DP16KD:       0/    208     0%\n"
+    "Info: \t        TRELLIS_COMB:  130512/  83640   156%\n"
+    "Info: \t          TRELLIS_FF:   22400/  83640    26%\n"
+    "ERROR: Unable to place cell 'u_core.x$lut', no BELs remaining to implement cell type "
+    "'TRELLIS_COMB'\n")
+
+
+def test_over_capacity_names_the_site_types_beyond_the_device_only_when_placement_failed():
+    assert flow.over_capacity(OVERFULL_LOG) == {"TRELLIS_COMB": (130512, 83640)}
+    assert flow.over_capacity(OVERFULL_LOG.replace("ERROR: Unable", "Info: Unable")
+                              .replace("no BELs remaining", "placed")) == {}
+    assert flow.over_capacity("ERROR: route failed\n") == {}
+    # the counts fit but that type's placement did not: the type is still named
+    tight = ("Info: \t        MULT18X18D:     156/    156   100%\n"
+             "ERROR: Unable to place cell 'm', no BELs remaining to implement cell type 'MULT18X18D'\n")
+    assert flow.over_capacity(tight) == {"MULT18X18D": (0, 0)}
+    assert flow.does_not_fit_stage("LFE5U-85F", {"TRELLIS_COMB": (130512, 83640)}) == (
+        "does not fit the LFE5U-85F (TRELLIS_COMB: 130,512 of 83,640 sites, 156 %)")
+    assert "MULT18X18D: no site left" in flow.does_not_fit_stage("LFE5U-85F", {"MULT18X18D": (0, 0)})
+
+
+def _fake_tools(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, log: str) -> None:
+    """flow.run with Yosys's output already in place and a nextpnr that fails with `log`."""
+    monkeypatch.setattr(flow, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(flow, "tool", lambda name: name)
+
+    def synthesize(config, workdir, timeout=0, progress=None, abc9_delay_ps=None):
+        work = tmp_path / workdir
+        work.mkdir(parents=True, exist_ok=True)
+        (work / "stat.json").write_text(json.dumps(STAT))
+        return work / "montu_top.json"
+
+    def nextpnr(command, root, log_path, timeout, what):
+        log_path.write_text(log)
+        raise flow.SynthError(f"{what} failed with exit status 1")
+
+    monkeypatch.setattr(flow, "synthesize", synthesize)
+    monkeypatch.setattr(flow, "_run", nextpnr)
+
+
+def test_a_design_that_does_not_fit_is_a_result_with_yosys_cells_and_no_fmax(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    _fake_tools(monkeypatch, tmp_path, OVERFULL_LOG)
+    result = flow.run(SynthConfig(word=32, lanes=2, max_bits=1024), versions={})
+    assert result.fmax_mhz is None and not result.meets_target
+    assert result.fmax_stage.startswith(flow.DOES_NOT_FIT) and "156 %" in result.fmax_stage
+    assert result.cells["LUT4"] == 34046 and result.utilization["TRELLIS_COMB"] == 130512
+    data = results.merge({"runs": []}, result, "sha")
+    assert json.loads(json.dumps(data))["runs"][0]["fmax_mhz"] is None
+
+
+def test_any_other_nextpnr_failure_is_still_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    _fake_tools(monkeypatch, tmp_path, "ERROR: something else went wrong\n")
+    with pytest.raises(flow.SynthError, match="failed with exit status 1"):
+        flow.run(SynthConfig(word=32, lanes=2, max_bits=1024), versions={})

