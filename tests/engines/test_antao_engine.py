@@ -178,20 +178,23 @@ def test_mul_share_is_a_checked_parameter_passed_only_when_it_shares() -> None:
 def test_the_mult18x18d_count_follows_the_rtl() -> None:
     """The count of params.mult18x18d, by hand from the RTL: antao_mul's ceil(W/16)^2 limb
     products, the reduction's folds (hi(SUM), W + 8 bits, and hi(V1), W/4 + 9 bits, times c of
-    W/4 bits, in 18-bit pieces) per PE, and ALPHA x D[LP] (8 x W bits) once; each divided by
-    MulShare, rounded up. 92 for the P-224 build is Yosys's figure in docs/engines.md
-    (tests/hw/test_antao_cocotb.py compares the count with Yosys on small builds)."""
+    W/4 bits, in 18-bit pieces) per PE, and ALPHA x D[LP] (8 x W bits) once. Shared (MulShare
+    = N > 1), a product of KA x KB limbs takes min(ceil(KA/N) * KB, ceil(KB/N) * KA) multipliers
+    (antao_mul_share: a block of one operand's limbs times all of the other per clock). 92 for
+    the P-224 build is Yosys's figure in docs/engines.md (tests/hw/test_antao_cocotb.py compares
+    the count with Yosys on small builds)."""
     from montu.engines.antao.params import EC224, AntaoParams
 
     assert EC224.mult18x18d == 4 * (16 + 4 * 1 + 2 * 1) + 4 == 92
     assert AntaoParams(w=96, pes=6).mult18x18d == 6 * (36 + 6 * 2 + 2 * 2) + 6 == 318
     assert AntaoParams(w=96, pes=6, mul_share=3).mult18x18d == 6 * (12 + 4 + 2) + 2 == 110
-    assert AntaoParams(w=96, pes=11, mul_share=5).mult18x18d == 11 * (8 + 3 + 1) + 2 == 134
-    assert AntaoParams(w=96, pes=22, mul_share=12).mult18x18d == 22 * (3 + 1 + 1) + 1 == 111
+    assert AntaoParams(w=96, pes=11, mul_share=5).mult18x18d == 11 * (12 + 4 + 2) + 2 == 200
+    assert AntaoParams(w=96, pes=11, mul_share=6).mult18x18d == 11 * (6 + 2 + 2) + 1 == 111
+    # a block holds at least one limb: past N = KA the count stops falling (6 x 6 limbs: 6)
+    assert AntaoParams(w=96, pes=22, mul_share=12).mult18x18d == 22 * (6 + 2 + 2) + 1 == 221
 
 
-@pytest.mark.parametrize("bits, share", [(192, 1), (224, 1), (256, 1), (512, 3), (1024, 5),
-                                         (2048, 12)])
+@pytest.mark.parametrize("bits, share", [(192, 1), (224, 1), (256, 1), (512, 3), (1024, 6)])
 def test_builds_take_the_smallest_mul_share_that_fits_the_ecp5_85(bits: int, share: int) -> None:
     """params_for_bits / build_for_bits: the EC builds (64-bit channels) fit as they are; the RSA
     builds take the smallest MulShare whose MULT18X18D fit 156 with a 10 % margin."""
@@ -204,6 +207,18 @@ def test_builds_take_the_smallest_mul_share_that_fits_the_ecp5_85(bits: int, sha
         assert params.with_(mul_share=share - 1).mult18x18d > DSP_BUDGET
     explicit = montu.engines.open("antao", **params_for_bits(bits), mul_share=1).params
     assert explicit.mul_share == 1 and explicit.pes == params.pes
+
+
+def test_a_build_no_mul_share_fits_is_left_unshared() -> None:
+    """2048-bit RSA needs 22 PEs of 96 bits: at least 22 * 10 + 1 = 221 MULT18X18D with any
+    MulShare, more than the ECP5-85 has, so the build keeps MulShare = 1 (the paper's
+    architecture, the fewest cycles): sharing would only make a build that cannot fit slower."""
+    from montu.engines.antao.params import ECP5_85_MULT18X18D, MAX_MUL_SHARE
+
+    params = montu.engines.open("antao", **params_for_bits(2048)).params
+    assert params.pes == 22 and params.mul_share == 1
+    assert min(params.with_(mul_share=n).mult18x18d
+               for n in range(1, MAX_MUL_SHARE + 1)) == 221 > ECP5_85_MULT18X18D
 
 
 def test_a_shared_build_computes_the_same_values_in_mul_share_times_the_run_cycles() -> None:

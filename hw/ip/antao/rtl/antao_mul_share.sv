@@ -1,12 +1,18 @@
-// A product formed over the Share clocks of one step (MulShare > 1): P = A * B with
-// G = ceil(Q / Share) multipliers instead of Q. A and B are cut into LimbA- and LimbB-bit limbs
-// (KA and KB of them, Q = KA * KB limb products a_i * b_j, q = i * KB + j; a limb product of at
-// most 18 x 18 bits is one MULT18X18D). In the clock of phase g (0 .. Share-1) multiplier u forms
-// product q = g * G + u (none when q >= Q), at its weight 2^(LimbA * i + LimbB * j), and the
-// clock's products are added to the partial sum of the step's earlier clocks:
-//   SUM_g = (g == 0 ? 0 : SUM_(g-1)) + sum_u a_i(q) * b_j(q) * 2^(LimbA * i + LimbB * j)
-// so p_o = A * B in the step's last clock (phase Share-1). a_i and b_i must hold for the whole
-// step (they are registers of the run datapath, which change only at the end of a step).
+// A product formed over the Share clocks of one step (MulShare > 1): P = A * B row block by row
+// block, Horner's way, on G = ceil(KX / Share) * KY multipliers instead of KA * KB.
+//
+// X and Y are A and B, or B and A, whichever needs fewer multipliers (X is cut into KX limbs of
+// LX bits, Y into KY limbs of LY bits; a limb product of at most 18 x 18 bits is one MULT18X18D).
+// X's limbs are grouped into Share blocks of R = ceil(KX / Share) limbs (the top block padded
+// with zero limbs). In the clock of phase g (0 .. Share-1) the multipliers form block
+// t = Share-1-g, top block first, times all of Y:
+//   V_t   = sum_(r < R, j < KY) x_(tR + r) * y_j * 2^(LX*r + LY*j)      (fixed weights: wiring)
+//   SUM_g = (g == 0 ? 0 : SUM_(g-1) * 2^(LX*R)) + V_t
+// so p_o = A * B in the step's last clock (phase Share-1). The products of a block do not move:
+// only X's limbs are selected by the phase (an LX-bit Share:1 multiplexer per multiplier row),
+// and those of one r with j of the same parity do not overlap, so they are concatenated into
+// 2R rows and added with the partial sum. a_i and b_i must hold for the whole step (they are
+// registers of the run datapath, which change only at the end of a step).
 module antao_mul_share #(
   parameter int unsigned AW    = 64,
   parameter int unsigned BW    = 64,
@@ -22,56 +28,69 @@ module antao_mul_share #(
   input  logic [BW-1:0] b_i,
   output logic [PW-1:0] p_o        // a_i * b_i in the clock of phase Share-1
 );
-  localparam int unsigned LA = (LimbA < AW) ? LimbA : AW;   // limb widths
-  localparam int unsigned LB = (LimbB < BW) ? LimbB : BW;
-  localparam int unsigned KA = (AW + LA - 1) / LA;
-  localparam int unsigned KB = (BW + LB - 1) / LB;
-  localparam int unsigned Q  = KA * KB;                     // limb products
-  localparam int unsigned G  = (Q + Share - 1) / Share;     // multipliers
-  localparam int unsigned LW = LA + LB;
+  localparam int unsigned S    = (Share < 1) ? 1 : Share;      // antao_top refuses Share = 0
+  localparam int unsigned LA   = (LimbA < AW) ? LimbA : AW;   // limb widths
+  localparam int unsigned LB   = (LimbB < BW) ? LimbB : BW;
+  localparam int unsigned KA   = (AW + LA - 1) / LA;
+  localparam int unsigned KB   = (BW + LB - 1) / LB;
+  localparam int unsigned GA   = ((KA + S - 1) / S) * KB;  // multipliers with X = A
+  localparam int unsigned GB   = ((KB + S - 1) / S) * KA;  // ... with X = B
+  localparam bit          Swap = GB < GA;
+  localparam int unsigned XW   = Swap ? BW : AW;
+  localparam int unsigned YW   = Swap ? AW : BW;
+  localparam int unsigned LX   = Swap ? LB : LA;
+  localparam int unsigned LY   = Swap ? LA : LB;
+  localparam int unsigned KX   = Swap ? KB : KA;
+  localparam int unsigned KY   = Swap ? KA : KB;
+  localparam int unsigned R    = (KX + S - 1) / S;      // X's limbs per block
+  localparam int unsigned LW   = LX + LY;                       // one limb product
+  localparam int unsigned Rows = 2 * R;                         // non-overlapping rows of a block
 
-  logic [LA*KA-1:0] a_ext;
-  logic [LB*KB-1:0] b_ext;
-  logic [LA-1:0]    op_a   [G];
-  logic [LB-1:0]    op_b   [G];
-  logic [LW-1:0]    prod   [G];
-  logic [PW-1:0]    placed [G];
-  logic [PW-1:0]    group, sum_d, sum_q;
+  logic [XW-1:0]         x;
+  logic [YW-1:0]         y;
+  logic [LX*R*S-1:0]     x_ext;     // S = Share blocks of R limbs
+  logic [LY*KY-1:0]      y_ext;
+  logic [LX-1:0]         x_limb [R];
+  logic [LW-1:0]         prod   [R][KY];
+  logic [PW-1:0]         rows   [Rows];
+  logic [PW-1:0]         sum_d, sum_q;
 
-  assign a_ext = (LA*KA)'(a_i);
-  assign b_ext = (LB*KB)'(b_i);
+  if (Swap) begin : g_swap
+    assign x = b_i;
+    assign y = a_i;
+  end else begin : g_keep
+    assign x = a_i;
+    assign y = b_i;
+  end
+  assign x_ext = (LX*R*S)'(x);
+  assign y_ext = (LY*KY)'(y);
 
-  // the operands of multiplier u in this clock: the limbs of product q = phase * G + u
+  // X's limbs of this clock's block: t = Share-1-phase
   always_comb begin
-    for (int unsigned u = 0; u < G; u++) begin
-      op_a[u] = '0;
-      op_b[u] = '0;
-      for (int unsigned g = 0; g < Share; g++) begin
-        if ((g * G + u < Q) && (32'(phase_i) == g)) begin
-          op_a[u] = a_ext[LA * ((g * G + u) / KB) +: LA];
-          op_b[u] = b_ext[LB * ((g * G + u) % KB) +: LB];
-        end
+    for (int unsigned r = 0; r < R; r++) begin
+      x_limb[r] = '0;
+      for (int unsigned g = 0; g < S; g++) begin
+        if (32'(phase_i) == g) x_limb[r] = x_ext[LX * ((S - 1 - g) * R + r) +: LX];
       end
     end
   end
 
-  for (genvar u = 0; u < int'(G); u++) begin : g_mult
-    assign prod[u] = LW'(op_a[u]) * LW'(op_b[u]);
+  for (genvar r = 0; r < int'(R); r++) begin : g_row
+    for (genvar j = 0; j < int'(KY); j++) begin : g_col
+      assign prod[r][j] = LW'(x_limb[r]) * LW'(y_ext[LY * j +: LY]);
+    end
   end
 
-  // each product at its weight, added to the partial sum of the step
+  // row (r, parity): the products x_r * y_j with j = parity, parity + 2, ... at bit LX*r + LY*j
   always_comb begin
-    group = '0;
-    for (int unsigned u = 0; u < G; u++) begin
-      placed[u] = '0;
-      for (int unsigned g = 0; g < Share; g++) begin
-        if ((g * G + u < Q) && (32'(phase_i) == g)) begin
-          placed[u] = PW'(prod[u]) << (LA * ((g * G + u) / KB) + LB * ((g * G + u) % KB));
-        end
+    for (int unsigned k = 0; k < Rows; k++) rows[k] = '0;
+    for (int unsigned r = 0; r < R; r++) begin
+      for (int unsigned j = 0; j < KY; j++) begin
+        rows[2*r + j%2] = rows[2*r + j%2] | (PW'(prod[r][j]) << (LX * r + LY * j));
       end
-      group = group + placed[u];
     end
-    sum_d = ((phase_i == 4'd0) ? '0 : sum_q) + group;
+    sum_d = (phase_i == 4'd0) ? '0 : (sum_q << (LX * R));
+    for (int unsigned k = 0; k < Rows; k++) sum_d = sum_d + rows[k];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -33,9 +33,16 @@ def _ceil(a: int, b: int) -> int:
 
 
 def _limb_products(a_bits: int, b_bits: int, limb: int) -> int:
-    """Limb products of an a_bits x b_bits product cut into limbs of at most `limb` bits, as
-    antao_mul_share cuts it (each a multiplier of limb x limb bits: one MULT18X18D)."""
+    """Limb products of an a_bits x b_bits product cut into limbs of at most `limb` bits (each a
+    multiplier of limb x limb bits: one MULT18X18D)."""
     return _ceil(a_bits, min(limb, a_bits)) * _ceil(b_bits, min(limb, b_bits))
+
+
+def _shared_multipliers(a_bits: int, b_bits: int, limb: int, share: int) -> int:
+    """antao_mul_share's multipliers: one operand's limbs in `share` blocks, a block times all
+    of the other operand per clock (ceil(KX / share) * KY), X the operand that needs fewer."""
+    ka, kb = _ceil(a_bits, min(limb, a_bits)), _ceil(b_bits, min(limb, b_bits))
+    return min(_ceil(ka, share) * kb, _ceil(kb, share) * ka)
 
 
 def _yosys_mult18x18d(a_bits: int, b_bits: int) -> int:
@@ -49,10 +56,10 @@ def _yosys_mult18x18d(a_bits: int, b_bits: int) -> int:
 
 def _mult18x18d(a_bits: int, b_bits: int, limb: int, share: int) -> int:
     """An a_bits x b_bits product of the RTL: a plain `*` (Yosys's split) when share = 1, else
-    antao_mul_share's ceil(limb products / share) multipliers."""
+    antao_mul_share's multipliers."""
     if share == 1:
         return _yosys_mult18x18d(a_bits, b_bits)
-    return _ceil(_limb_products(a_bits, b_bits, limb), share)
+    return _shared_multipliers(a_bits, b_bits, limb, share)
 
 
 @dataclass(frozen=True)
@@ -136,13 +143,15 @@ class AntaoParams:
         """A PE's MULT18X18D as the RTL instantiates them: antao_mul's K x K 16-bit limb
         products, antao_chan_reduce's fold 1 (hi(SUM), W + 8 bits, times c) and fold 2 (hi(V1),
         W/4 + 9 bits, times c): with MulShare = 1 as Yosys splits a `*`, else in 18-bit limbs
-        shared by MulShare clocks, ceil(products / MulShare)."""
+        shared by MulShare clocks (antao_mul_share: a block of one operand's limbs per clock)."""
         n = self.mul_share
         hi1 = self.acc_bits - self.w
         hi2 = hi1 + self.c_bits + 1 - self.w
         # antao_mul's limb products are explicit (16 x 16 bits, or narrower in the top limb:
         # W is a multiple of 4, so never one bit), one MULT18X18D each, shared or not
-        return {"mul": _ceil(_limb_products(self.w, self.w, MUL_LIMB_BITS), n),
+        mul = (_limb_products(self.w, self.w, MUL_LIMB_BITS) if n == 1
+               else _shared_multipliers(self.w, self.w, MUL_LIMB_BITS, n))
+        return {"mul": mul,
                 "fold1": _mult18x18d(hi1, self.c_bits, DSP_LIMB_BITS, n),
                 "fold2": _mult18x18d(hi2, self.c_bits, DSP_LIMB_BITS, n)}
 
@@ -160,8 +169,9 @@ class AntaoParams:
 def mul_share_to_fit(params: AntaoParams, budget: int = DSP_BUDGET) -> AntaoParams:
     """`params` with the smallest MulShare whose MULT18X18D fit in `budget` (the ECP5-85's 156
     less a 10 % margin by default): MulShare = 1 when the build fits as it is. A build that no
-    MulShare up to 16 fits (more than about 27 PEs of 96 bits) is returned unchanged: it does not
-    fit the device anyway, and sharing would only make it slower."""
+    MulShare up to 16 fits (more than 13 PEs of 96 bits: each needs at least 10 with any
+    MulShare) is returned unchanged: it does not fit the device anyway, and sharing would only
+    make it slower."""
     for n in range(1, MAX_MUL_SHARE + 1):
         candidate = replace(params, mul_share=n)
         if candidate.mult18x18d <= budget:
