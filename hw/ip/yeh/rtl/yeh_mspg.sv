@@ -11,8 +11,10 @@
 //   B_eff = 2 * SQ_i + a_i * 4^i,    SQ_i = X mod 4^i (the digits received before iteration i)
 //
 // because X^2 = sum_i a_i 4^i (2 (X mod 4^i) + a_i 4^i). SQ_i lives in the square register sq_q
-// (bits 2i-1 .. 0 filled, the rest 0); digit i is written where at_2i_q points (bit 2i set: a
-// one-hot over the even bits, shifted two places per iteration; its odd bits are constant 0).
+// (bits 2i-1 .. 0 filled, the rest 0); digit i is written where at_q points (bit i set: a
+// one-hot over the digits, shifted one place per iteration; at_2i, bit 2i set, is its wiring
+// onto the even bits — a register of the even bits alone, so that synthesis has no constant odd
+// flip-flops to discover one per pass: Yosys's opt loop did, for an hour at NBits = 2048).
 // 2 * SQ_i ends at bit 2i with the bit sq[2i-1] (kept in top_q as a_{i-1}[1]), so adding
 // a_i * 4^i only touches bits 2i .. 2i+2:
 //
@@ -38,7 +40,7 @@ module yeh_mspg #(
   output logic [NBits-1:0]   pos_o       // bits 2i+1 .. 2i set: where digit i goes (M's capture)
 );
   logic [NBits-1:0] sq_q, sq_d;         // the square register: SQ_i
-  logic [NBits-1:0] at_2i_q, at_2i_d;   // bit 2i set: the digit position of iteration i
+  logic [NDigits-1:0] at_q, at_d;       // bit i set: the digit position of iteration i
   logic             top_q, top_d;       // sq[2i-1] = a_{i-1}[1]
 
   // ---------------------------------------------------------------------------------------
@@ -51,7 +53,10 @@ module yeh_mspg #(
   assign a0 = digit_i[0];
   assign a1 = digit_i[1];
 
-  assign at_2i    = {1'b0, at_2i_q};
+  always_comb begin
+    at_2i = '0;
+    for (int unsigned i = 0; i < NDigits; i++) at_2i[2*i] = at_q[i];
+  end
   assign at_digit = at_2i[NBits-1:0] | {at_2i[NBits-2:0], 1'b0};
 
   // 2 * SQ_i + a_i * 4^i: 2 * SQ_i, then bits 2i, 2i + 1, 2i + 2 of the correction
@@ -71,19 +76,19 @@ module yeh_mspg #(
   // ---------------------------------------------------------------------------------------
   always_comb begin
     sq_d    = sq_q;
-    at_2i_d = at_2i_q;
+    at_d    = at_q;
     top_d   = top_q;
     if (clear_i) begin
       sq_d    = '0;
-      at_2i_d = '0;
+      at_d    = '0;
       top_d   = 1'b0;
     end else if (start_i) begin
       sq_d    = '0;
-      at_2i_d = NBits'(1);
+      at_d    = NDigits'(1);
       top_d   = 1'b0;
     end else if (step_i) begin
       sq_d    = (sq_q & ~at_digit) | (at_digit & {NDigits{digit_i}});
-      at_2i_d = {at_2i_q[NBits-3:0], 2'b00};
+      at_d    = {at_q[NDigits-2:0], 1'b0};
       top_d   = a1;
     end
   end
@@ -91,11 +96,11 @@ module yeh_mspg #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sq_q    <= '0;
-      at_2i_q <= '0;
+      at_q    <= '0;
       top_q   <= 1'b0;
     end else begin
       sq_q    <= sq_d;
-      at_2i_q <= at_2i_d;
+      at_q    <= at_d;
       top_q   <= top_d;
     end
   end
