@@ -91,3 +91,33 @@ def test_errors_name_the_problem(tmp_path, capsys) -> None:
                                         {"a_q": [10], "b_q": [12]})))
     assert main([str(good), "--path"]) == 0
     assert "b_q (D)" in capsys.readouterr().out
+
+
+def test_cli_depth_prints_yosys_cells_and_passes_on_the_ranking_status(
+        monkeypatch: pytest.MonkeyPatch, tmp_path, capsys) -> None:
+    """`montu synth --depth` (Yosys alone): the build's cells and the LUT sites they need, then
+    the ranking; a netlist the ranking cannot read makes the command fail."""
+    from montu.cli import main as montu_main
+    from montu.synth import flow
+
+    stat = {"modules": {"\\montu_mont": {"num_cells_by_type": {
+        "LUT4": 1000, "CCU2C": 250, "TRELLIS_FF": 700, "MULT18X18D": 3, "DP16KD": 2}}}}
+    netlist_text = {"text": json.dumps(_netlist({"fa": _ff(20, 10), "l1": _lut([10], 11),
+                                                 "fb": _ff(11, 12)}, {"a_q": [10], "b_q": [12]}))}
+
+    def synthesize(config, workdir, timeout, progress, abc9_delay_ps):
+        work = tmp_path / workdir
+        work.mkdir(parents=True, exist_ok=True)
+        (work / "stat.json").write_text(json.dumps(stat))
+        (work / "montu_top.json").write_text(netlist_text["text"])
+        return work / "montu_top.json"
+
+    monkeypatch.setattr(flow, "synthesize", synthesize)
+    assert montu_main(["synth", "--top", "montu_mont", "--depth"]) == 0
+    captured = capsys.readouterr()
+    out = captured.out + captured.err     # the progress line is on stderr
+    assert "Yosys: LUT4 1,000, CCU2C 250, FF 700, MULT18X18D 3, DP16KD 2" in out
+    assert "about 1,500 LUT sites before packing (2 % of the LFE5U-85F's 83,640)" in out
+    assert "b_q (D)" in out
+    netlist_text["text"] = "{"
+    assert montu_main(["synth", "--top", "montu_mont", "--depth"]) != 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from montu.cli.options import non_negative_integer, positive_integer, positive_number
@@ -132,14 +133,31 @@ def _depth(configs: list, args: argparse.Namespace, device) -> int:
     from montu.synth.progress import Progress
 
     period = 1000.0 / args.freq
+    status = 0
     for index, config in enumerate(configs, 1):
         with Progress(len(configs)) as progress:
             progress.start(index, config.name)
             netlist = flow.synthesize(config, f"build/depth/{config.name}", args.timeout,
                                       progress.step, device.abc9_delay_ps)
-            progress.done("netlist written")
-        depth.main([str(netlist), "--top", str(args.depth_top), "--period", f"{period:g}"])
-    return 0
+            cells = flow.parse_stat(json.loads((netlist.parent / "stat.json").read_text()),
+                                    config.top)
+            progress.done(f"netlist written; {yosys_cells_text(cells)}")
+        status |= depth.main([str(netlist), "--top", str(args.depth_top), "--period", f"{period:g}"])
+    return status
+
+
+def yosys_cells_text(cells: dict[str, int]) -> str:
+    """Yosys's ECP5 cells of a build, and the LUT sites they need before packing (a LUT4 each,
+    two per CCU2C): the area figure of a build that was not placed."""
+    def n(kind: str) -> int:
+        return cells.get(kind, 0)
+    sites = n("LUT4") + 2 * n("CCU2C")
+    from montu.synth.config import ECP5_85_LUT_SITES
+
+    return (f"Yosys: LUT4 {n('LUT4'):,}, CCU2C {n('CCU2C'):,}, FF {n('TRELLIS_FF'):,}, "
+            f"MULT18X18D {n('MULT18X18D'):,}, DP16KD {n('DP16KD'):,}; about {sites:,} LUT sites "
+            f"before packing ({100 * sites / ECP5_85_LUT_SITES:.0f} % of the LFE5U-85F's "
+            f"{ECP5_85_LUT_SITES:,})")
 
 
 def _engine_configs(args: argparse.Namespace) -> list:

@@ -124,6 +124,10 @@ ROUTERS = ("router1", "router2")
 LUT_MAPS = ("delay", "target")
 
 
+# TRELLIS_COMB sites (two LUT4s per slice, eight per PFU) of the LFE5U-85F, as nextpnr counts them.
+ECP5_85_LUT_SITES = 83_640
+
+
 @dataclass(frozen=True)
 class Device:
     """The FPGA and the place-and-route settings (nextpnr-ecp5 options)."""
