@@ -293,6 +293,14 @@ def test_over_capacity_names_the_site_types_beyond_the_device_only_when_placemen
     tight = ("Info: \t        MULT18X18D:     156/    156   100%\n"
              "ERROR: Unable to place cell 'm', no BELs remaining to implement cell type 'MULT18X18D'\n")
     assert flow.over_capacity(tight) == {"MULT18X18D": (0, 0)}
+    # the analytic placer's way of saying it (nextpnr-ecp5 with HeAP, the default placer)
+    heap = OVERFULL_LOG.replace("ERROR: Unable to place cell 'u_core.x$lut', no BELs remaining to "
+                                "implement cell type 'TRELLIS_COMB'",
+                                "ERROR: Unable to find legal placement for all cells, design is "
+                                "probably at utilisation limit.")
+    assert "no BELs" not in heap
+    assert flow.over_capacity(heap) == {"TRELLIS_COMB": (130512, 83640)}
+    assert flow.over_capacity(heap.replace("130512/", " 80512/")) == {}   # fits: another failure
     assert flow.does_not_fit_stage("LFE5U-85F", {"TRELLIS_COMB": (130512, 83640)}) == (
         "does not fit the LFE5U-85F (TRELLIS_COMB: 130,512 of 83,640 sites, 156 %)")
     assert "MULT18X18D: no site left" in flow.does_not_fit_stage("LFE5U-85F", {"MULT18X18D": (0, 0)})

@@ -54,15 +54,19 @@ DOES_NOT_FIT = "does not fit"   # fmax_stage of a run nextpnr could not place: i
 
 def over_capacity(log: str) -> dict[str, tuple[int, int]]:
     """The site types a nextpnr log shows used beyond the device's count ({type: (used,
-    available)}), when nextpnr stopped because no site was left for a cell ("no BELs remaining"):
-    the design does not fit. Empty for any other log."""
-    if "no BELs remaining" not in log and "no Bels remaining" not in log:
+    available)}), when nextpnr stopped because no site was left for a cell: "no BELs remaining"
+    (the cell-by-cell placer), or the analytic placer's "Unable to find legal placement" with a
+    type over the device's count. Empty for any other log."""
+    no_site = "no BELs remaining" in log or "no Bels remaining" in log
+    if not no_site and "Unable to find legal placement" not in log:
         return {}
     over: dict[str, tuple[int, int]] = {}
     for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", log, re.M):
         used, available = int(m.group(2)), int(m.group(3))
         if used > available:
             over[m.group(1)] = (used, available)
+    if not no_site:              # a legalisation failure is a misfit only with a type over
+        return over
     blocked = re.search(r"implement cell type '(\w+)'", log)
     if not over and blocked:     # the count itself fits, the placement of that type did not
         over[blocked.group(1)] = (0, 0)
