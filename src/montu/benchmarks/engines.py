@@ -333,8 +333,8 @@ def _table(report: Report) -> str:
         cycles = f"{r.cycles:,}" if r.cycles is not None else "—"
         core = f"{r.core_cycles:,}" if r.core_cycles is not None else "—"
         fmax = f"{r.fmax_mhz:.1f}" if r.fmax_mhz else "—"
-        if r.fmax_stage and r.fmax_stage != "post-route":
-            fmax += "*"
+        if r.fmax_mhz and r.fmax_stage and r.fmax_stage != "post-route":
+            fmax += "*"           # an estimate; a build that does not fit has no fmax at all
         when = f"{r.time_us:,.1f}" if r.time_us is not None else "—"
         lines.append(f"{r.engine:<9} {r.op:<20} {r.bits:>5} {cycles:>12} {core:>12} {fmax:>9} "
                      f"{when:>10}  {r.note}")
