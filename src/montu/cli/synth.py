@@ -115,11 +115,9 @@ def _synth_runs(args: argparse.Namespace) -> int:
                 continue
             data = results.merge(results.load(args.output), result, rtl)
             results.save(data, args.output)
-            c = result.cells
             fmax = (result.fmax_stage if result.fmax_mhz is None
                     else f"fmax {result.fmax_mhz:.1f} MHz")
-            progress.done(f"{fmax}, LUT4 {c['LUT4']}, CCU2C {c['CCU2C']}, "
-                          f"FF {c['TRELLIS_FF']}, MULT18X18D {c['MULT18X18D']}, DP16KD {c['DP16KD']}")
+            progress.done(f"{fmax}, {cells_text(result.cells)}")
     print(f"wrote {args.output}")
     if failures:
         raise MontuError(f"{len(failures)} configuration(s) failed: " + "; ".join(failures))
@@ -130,9 +128,11 @@ def _depth(configs: list, args: argparse.Namespace, device) -> int:
     """Yosys on each configuration (in build/depth/, apart from place-and-route runs), then
     the logic-depth ranking of its netlist."""
     from montu.synth import depth, flow
+    from montu.synth.config import LUT_SITES
     from montu.synth.progress import Progress
 
     period = 1000.0 / args.freq
+    sites_of_device = LUT_SITES[device.device]
     status = 0
     for index, config in enumerate(configs, 1):
         with Progress(len(configs)) as progress:
@@ -141,23 +141,20 @@ def _depth(configs: list, args: argparse.Namespace, device) -> int:
                                       progress.step, device.abc9_delay_ps)
             cells = flow.parse_stat(json.loads((netlist.parent / "stat.json").read_text()),
                                     config.top)
-            progress.done(f"netlist written; {yosys_cells_text(cells)}")
+            # the area of a build that is not placed: a LUT4 site each, two per CCU2C
+            sites = cells.get("LUT4", 0) + 2 * cells.get("CCU2C", 0)
+            progress.done(f"netlist written; Yosys: {cells_text(cells)}; about {sites:,} LUT "
+                          f"sites before packing ({100 * sites / sites_of_device:.0f} % of the "
+                          f"{device.device}'s {sites_of_device:,})")
         status |= depth.main([str(netlist), "--top", str(args.depth_top), "--period", f"{period:g}"])
     return status
 
 
-def yosys_cells_text(cells: dict[str, int]) -> str:
-    """Yosys's ECP5 cells of a build, and the LUT sites they need before packing (a LUT4 each,
-    two per CCU2C): the area figure of a build that was not placed."""
-    def n(kind: str) -> int:
-        return cells.get(kind, 0)
-    sites = n("LUT4") + 2 * n("CCU2C")
-    from montu.synth.config import ECP5_85_LUT_SITES
-
-    return (f"Yosys: LUT4 {n('LUT4'):,}, CCU2C {n('CCU2C'):,}, FF {n('TRELLIS_FF'):,}, "
-            f"MULT18X18D {n('MULT18X18D'):,}, DP16KD {n('DP16KD'):,}; about {sites:,} LUT sites "
-            f"before packing ({100 * sites / ECP5_85_LUT_SITES:.0f} % of the LFE5U-85F's "
-            f"{ECP5_85_LUT_SITES:,})")
+def cells_text(cells: dict[str, int]) -> str:
+    """A build's main ECP5 cells from Yosys, as the progress lines show them."""
+    return ", ".join(f"{label} {cells.get(kind, 0):,}" for label, kind in (
+        ("LUT4", "LUT4"), ("CCU2C", "CCU2C"), ("FF", "TRELLIS_FF"), ("MULT18X18D", "MULT18X18D"),
+        ("DP16KD", "DP16KD")))
 
 
 def _engine_configs(args: argparse.Namespace) -> list:

@@ -124,8 +124,8 @@ ROUTERS = ("router1", "router2")
 LUT_MAPS = ("delay", "target")
 
 
-# TRELLIS_COMB sites (two LUT4s per slice, eight per PFU) of the LFE5U-85F, as nextpnr counts them.
-ECP5_85_LUT_SITES = 83_640
+# TRELLIS_COMB sites (LUT4s) of each Device.device, as nextpnr counts them.
+LUT_SITES = {"LFE5U-85F": 83_640}
 
 
 @dataclass(frozen=True)
