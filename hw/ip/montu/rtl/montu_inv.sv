@@ -272,10 +272,14 @@ module montu_inv #(
 
   // S1a: the borrow chains of the subtract (both directions: [0] u - v, a - c, b - d; [1] the
   // reverse), and the extensions of the operands a, b (taken at word W-1, one bit wider: a
-  // difference).
+  // difference). A subtracting pass's extension depends on the last word's borrow: both
+  // candidates (without / with the borrow, *0 / *1) and the borrow (*_bor) are registered and
+  // the borrow picks one after the registers, so no Word-bit carry chain ends in a multiplexer
+  // in front of these flip-flops (#23: montu_inv's post-route worst path). Otherwise *0 = *1.
   typedef struct packed {
     logic [1:0]       bw, bp, bq;
-    logic [ExtBits:0] pe, qe;
+    logic [ExtBits:0] pe0, pe1, qe0, qe1;
+    logic             pe_bor, qe_bor;
   } s1a_t;
 
   // S1b: the pass, the previous words and the late u/v writes.
@@ -395,6 +399,7 @@ module montu_inv #(
   logic [Word-1:0]    w_f, w_s, p_f, p_s, q_f, q_s, w_cur, p_cur, q_cur;
   logic [ExtBits-1:0] pe_f, pe_s, qe_f, qe_s;
   logic [ExtBits:0]   pe_b0, pe_b1, qe_b0, qe_b1;   // f - s without / with the word's borrow
+  logic [ExtBits:0]   ext_a, ext_b;                 // the extensions of a, b (S1a's registers)
   logic [Word-1:0]    w_sub;
   logic [Word:0]      p_sub, q_sub, w_uv, w_vu, p_ac, p_ca, q_bd, q_db;
 
@@ -492,19 +497,32 @@ module montu_inv #(
     pe_b1 = {pe_f[ExtBits-1], pe_f} + ~{pe_s[ExtBits-1], pe_s};
     qe_b0 = {qe_f[ExtBits-1], qe_f} - {qe_s[ExtBits-1], qe_s};
     qe_b1 = {qe_f[ExtBits-1], qe_f} + ~{qe_s[ExtBits-1], qe_s};
-    if (!(s1.valid && s1_last)) begin
-      s1a_d.pe = s1a_q.pe;
-      s1a_d.qe = s1a_q.qe;
-    end else if (!p1.diff) begin
-      s1a_d.pe = {pe_f[ExtBits-1], pe_f};
-      s1a_d.qe = {qe_f[ExtBits-1], qe_f};
-    end else if (cfg_q.gf) begin
-      s1a_d.pe = {1'b0, pe_f ^ pe_s};
-      s1a_d.qe = {1'b0, qe_f ^ qe_s};
-    end else begin
-      s1a_d.pe = p_sub[Word] ? pe_b1 : pe_b0;
-      s1a_d.qe = q_sub[Word] ? qe_b1 : qe_b0;
+    s1a_d.pe0    = s1a_q.pe0;
+    s1a_d.pe1    = s1a_q.pe1;
+    s1a_d.pe_bor = s1a_q.pe_bor;
+    s1a_d.qe0    = s1a_q.qe0;
+    s1a_d.qe1    = s1a_q.qe1;
+    s1a_d.qe_bor = s1a_q.qe_bor;
+    if (s1.valid && s1_last) begin
+      s1a_d.pe_bor = 1'b0;
+      s1a_d.qe_bor = 1'b0;
+      if (!p1.diff) begin
+        s1a_d.pe0 = {pe_f[ExtBits-1], pe_f};
+        s1a_d.qe0 = {qe_f[ExtBits-1], qe_f};
+      end else if (cfg_q.gf) begin
+        s1a_d.pe0 = {1'b0, pe_f ^ pe_s};
+        s1a_d.qe0 = {1'b0, qe_f ^ qe_s};
+      end else begin
+        s1a_d.pe0    = pe_b0;
+        s1a_d.qe0    = qe_b0;
+        s1a_d.pe_bor = p_sub[Word];
+        s1a_d.qe_bor = q_sub[Word];
+      end
+      s1a_d.pe1 = (p1.diff && !cfg_q.gf) ? pe_b1 : s1a_d.pe0;
+      s1a_d.qe1 = (p1.diff && !cfg_q.gf) ? qe_b1 : s1a_d.qe0;
     end
+    ext_a = s1a_q.pe_bor ? s1a_q.pe1 : s1a_q.pe0;
+    ext_b = s1a_q.qe_bor ? s1a_q.qe1 : s1a_q.qe0;
 
     s1b_d = '{valid: s1.valid, live: s1.valid && (p1.kind != KindNone), first: s1_first,
               last: s1_last, j: s1.j, jm1: s1.j - Aw'(1), pass: p1,
@@ -627,8 +645,8 @@ module montu_inv #(
     .in_side_i (p1b.side),
     .in_a_i    (s1b_q.p),
     .in_b_i    (s1b_q.q),
-    .ext_a_i   (s1a_q.pe),
-    .ext_b_i   (s1a_q.qe),
+    .ext_a_i   (ext_a),
+    .ext_b_i   (ext_b),
     .raddr_i   (raddr),
     .x_raddr_o (mem_raddr[MemX]),
     .y_raddr_o (mem_raddr[MemY]),
@@ -661,75 +679,98 @@ module montu_inv #(
   logic ld_fire;
   assign ld_fire = (state_q == StLoad) && ld_valid;
 
+  // Each memory's write port is an AND-OR of its sources: a select (control only) and a word.
+  // The sources never collide (above; checked in simulation below), so this equals a priority
+  // chain, without its depth: the chain put 7 LUT levels between the lanes' control registers
+  // and the block RAMs' data inputs (#23: montu_inv's post-route worst path). WIPE (clear_i)
+  // has the port to itself: every other select is off, the address is clear_addr_i, the data 0.
+  logic ld_w, uv_wl, uv_w1, uv_pr, ln_a, ln_b;
+  logic [NumMems-1:0] sel_ld, sel_wl, sel_w1, sel_pr, sel_ln;
+  logic [Word-1:0]    ld_src [NumMems];    // the loaded word of each memory
+  logic [Word-1:0]    ln_src [NumMems];    // the lanes' word of each memory (A..D)
+
+  function automatic logic [Word-1:0] pick(logic sel, logic [Word-1:0] word);
+    return {Word{sel}} & word;
+  endfunction
+  function automatic logic [Aw-1:0] pick_addr(logic sel, logic [Aw-1:0] addr);
+    return {Aw{sel}} & addr;
+  endfunction
+
   always_comb begin
+    ld_w  = ld_fire && !clear_i;                       // u = x, v = y, A = D = 1, B = C = 0
+    uv_wl = s1s_q.wl_valid && !clear_i;                // u/v: late word W-1 of the last pass
+    uv_w1 = s1s_q.w1l && !clear_i;                     // u/v: the W = 1 late word 0
+    uv_pr = red1b && !s1b_q.first && !clear_i;         // u/v: word j-1 of this pass
+    ln_a  = wr && !wr_fix && !clear_i;                 // lanes: a' (A or C; not in a fix pass)
+    ln_b  = wr && !clear_i;                            // lanes: b' (B or D)
+
+    sel_ld = {NumMems{ld_w}};
+    sel_wl = '0;
+    sel_w1 = '0;
+    sel_pr = '0;
+    sel_ln = '0;
+    sel_wl[MemU] = uv_wl && !s1s_q.wl_side;
+    sel_wl[MemV] = uv_wl &&  s1s_q.wl_side;
+    sel_w1[MemU] = uv_w1 && !s1s_q.pc.side;
+    sel_w1[MemV] = uv_w1 &&  s1s_q.pc.side;
+    sel_pr[MemU] = uv_pr && !p1b.side;
+    sel_pr[MemV] = uv_pr &&  p1b.side;
+    sel_ln[MemA] = ln_a && !wr_side;
+    sel_ln[MemC] = ln_a &&  wr_side;
+    sel_ln[MemB] = ln_b && !wr_side;
+    sel_ln[MemD] = ln_b &&  wr_side;
+
     for (int k = 0; k < NumMems; k++) begin
-      we[k]    = 1'b0;
-      waddr[k] = '0;
-      wdata[k] = '0;
+      ld_src[k] = '0;
+      ln_src[k] = '0;
     end
+    ld_src[MemU] = ld_x;
+    ld_src[MemX] = ld_x;
+    ld_src[MemV] = ld_y;
+    ld_src[MemY] = ld_y;
+    ld_src[MemA] = Word'(ld_q.j == '0);
+    ld_src[MemD] = Word'(ld_q.j == '0);
+    ln_src[MemA] = wr_a;
+    ln_src[MemC] = wr_a;
+    ln_src[MemB] = wr_b;
+    ln_src[MemD] = wr_b;
+
+    for (int k = 0; k < NumMems; k++) begin
+      we[k]    = clear_i | sel_ld[k] | sel_wl[k] | sel_w1[k] | sel_pr[k] | sel_ln[k];
+      waddr[k] = pick_addr(clear_i, clear_addr_i) | pick_addr(sel_ld[k], ld_q.j)
+               | pick_addr(sel_wl[k], s1s_q.wl_j) | pick_addr(sel_pr[k], s1b_q.jm1)
+               | pick_addr(sel_ln[k], wr_idx);     // (the W = 1 late word goes to word 0)
+      wdata[k] = pick(sel_ld[k], ld_src[k]) | pick(sel_wl[k], s1s_q.wl_data)
+               | pick(sel_w1[k], r_w1) | pick(sel_pr[k], r_prev) | pick(sel_ln[k], ln_src[k]);
+    end
+
+    // Extensions: cleared by the load, the lanes' with word W-1.
     ext_d = ext_q;
-
-    if (ld_fire) begin
-      // u = x, v = y, A = D = 1, B = C = 0.
-      for (int k = 0; k < NumMems; k++) begin
-        we[k]    = 1'b1;
-        waddr[k] = ld_q.j;
-      end
-      wdata[MemU] = ld_x;
-      wdata[MemX] = ld_x;
-      wdata[MemV] = ld_y;
-      wdata[MemY] = ld_y;
-      wdata[MemA] = Word'(ld_q.j == '0);
-      wdata[MemD] = Word'(ld_q.j == '0);
-      ext_d       = '0;
-    end
-
-    // u/v: late word W-1 of the previous pass, or word j-1 of this one.
-    if (s1s_q.wl_valid) begin
-      we[s1s_q.wl_side ? MemV : MemU]    = 1'b1;
-      waddr[s1s_q.wl_side ? MemV : MemU] = s1s_q.wl_j;
-      wdata[s1s_q.wl_side ? MemV : MemU] = s1s_q.wl_data;
-    end
-    if (s1s_q.w1l) begin
-      we[s1s_q.pc.side ? MemV : MemU]    = 1'b1;
-      waddr[s1s_q.pc.side ? MemV : MemU] = '0;
-      wdata[s1s_q.pc.side ? MemV : MemU] = r_w1;
-    end
-    if (red1b && !s1b_q.first) begin
-      we[p1b.side ? MemV : MemU]    = 1'b1;
-      waddr[p1b.side ? MemV : MemU] = s1b_q.jm1;
-      wdata[p1b.side ? MemV : MemU] = r_prev;
-    end
-
-    // Lanes: word k of a' (A or C; not in a fix pass) and b' (B or D); the extensions with word
-    // W-1.
-    if (wr) begin
+    if (ld_fire) ext_d = '0;
+    if (wr && wr_last) begin
       if (!wr_fix) begin
-        we[wr_side ? MemC : MemA]    = 1'b1;
-        waddr[wr_side ? MemC : MemA] = wr_idx;
-        wdata[wr_side ? MemC : MemA] = wr_a;
-        if (wr_last) begin
-          if (wr_side) ext_d.c = wr_ext_a;
-          else         ext_d.a = wr_ext_a;
-        end
+        if (wr_side) ext_d.c = wr_ext_a;
+        else         ext_d.a = wr_ext_a;
       end
-      we[wr_side ? MemD : MemB]    = 1'b1;
-      waddr[wr_side ? MemD : MemB] = wr_idx;
-      wdata[wr_side ? MemD : MemB] = wr_b;
-      if (wr_last) begin
-        if (wr_side) ext_d.d = wr_ext_b;
-        else         ext_d.b = wr_ext_b;
-      end
-    end
-    // WIPE clears every scratch memory, one word per cycle, over the idle engine.
-    if (clear_i) begin
-      for (int k = 0; k < NumMems; k++) begin
-        we[k]    = 1'b1;
-        waddr[k] = clear_addr_i;
-        wdata[k] = '0;
-      end
+      if (wr_side) ext_d.d = wr_ext_b;
+      else         ext_d.b = wr_ext_b;
     end
   end
+
+`ifndef SYNTHESIS
+  // At most one source writes a memory in a cycle (what makes the AND-OR above a priority
+  // chain's equal).
+  logic chk_q;   // out of reset (a register: rst_ni itself stays an asynchronous reset only)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) chk_q <= 1'b0;
+    else         chk_q <= 1'b1;
+  end
+  for (genvar k = 0; k < NumMems; k++) begin : g_one_source
+    assert property (@(posedge clk_i) disable iff (!chk_q)
+                     $countones({sel_ld[k], sel_wl[k], sel_w1[k], sel_pr[k], sel_ln[k]}) <= 1)
+      else $error("montu_inv: two write sources for scratch memory %0d", k);
+  end
+`endif
 
   // ---------------------------------------------------------------------------------------------
   // S4: fix flags of a new D. GF(p): D < 0 (add x), D >= x (subtract x). GF(2^m):
