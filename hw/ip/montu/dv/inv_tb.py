@@ -35,10 +35,11 @@ def expected_cycles(W: int, passes: int, fixes: int, ok: bool, load_fail: bool,
                     gaps: int = 0) -> int:
     """Cycles from start_i (cycle 0) to done_o (montu_inv.sv), operand words on cycles 1..W
     (plus `gaps` idle cycles inside the load, which overlaps the Word-cycle Hensel lifting)."""
-    # Pipelined = 1: registered load words and memory reads, S1 in three cycles, m and the lanes pipelined
+    # Pipelined = 1: registered load words, memory reads and writes, S1 in three cycles, m and
+    # the lanes pipelined
     # (montu_inv.sv's header)
-    P = max(W + 2, 13) if PIPELINED else max(W, 6)
-    fix = max(W + 11, 13) if PIPELINED else W + 6
+    P = max(W + 2, 14) if PIPELINED else max(W, 6)
+    fix = max(W + 11, 14) if PIPELINED else W + 6
     if load_fail:
         return W + gaps + 1 + PIPELINED
     setup = max(W + gaps, WORD)

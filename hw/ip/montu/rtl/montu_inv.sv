@@ -67,15 +67,17 @@
 //   c = j+10 (L3 writes word j-1 of a', b'); lane 2 in GF(p) adds m·(2^L - x) instead of
 //   subtracting m·x and takes m off the extension sum, which the tail (c = W+11) uses
 //   (montu_inv_lanes_pipe).
+// The memories' write ports are registered as well: a word written "at c" below reaches its
+// memory at c+1.
 // The next pass decides at its word 0's S1a (c = P+2), after the flags (W+3): P >= W+2; it reads
 // a' word j at c = P+j, written at c = j+11 (word W-1: the tail, W+11), and without the
 // write-first bypass (an address compare and a multiplexer behind every memory) the read must
-// come after the write: P >= 13. So P = max(W + 2, 13); a fix pass's D flags come at c = W+13:
-// fix passes take W + 11, and at least 13 for the same reason (W = 1);
+// come after the registered write: P >= 14. So P = max(W + 2, 14); a fix pass's D flags come at
+// c = W+13: fix passes take W + 11, and at least 14 for the same reason (W <= 2);
 // kill to the next pass's word 0 is 7 cycles and a failed inversion's done_o comes 6 cycles
 // after the kill, with the last tail. The cycle counts below become: no inverse at load: W + 2,
 // gcd != 1: max(W, Word) + 12 + passes·P, success: max(W, Word) + W + 14 + passes·P +
-// fixes·max(W + 11, 13).
+// fixes·max(W + 11, 14).
 //
 // Coefficient growth bound: over 49,570 random runs of an instrumented copy of run_inversion
 // (Word = 8/32/64, W = 1..32, odd, even and RSA-style moduli, y even, extreme/short operands,
@@ -132,10 +134,10 @@ module montu_inv #(
   // reduction pass must be, the fix-pass period max(W + FixExtra, FixMin), the cycles from the
   // kill decision of the pass after the last reduction pass to the next pass's word 0, and the
   // drain after a failed inversion (done_o comes with the last pass's last write).
-  localparam int unsigned PeriodMin   = Pipelined ? 13 : 6;
+  localparam int unsigned PeriodMin   = Pipelined ? 14 : 6;
   localparam int unsigned PeriodExtra = Pipelined ? 2 : 0;
   localparam int unsigned FixExtra    = Pipelined ? 11 : 6;
-  localparam int unsigned FixMin      = Pipelined ? 13 : 7;   // (W >= 1: 7 never binds)
+  localparam int unsigned FixMin      = Pipelined ? 14 : 7;   // (W >= 1: 7 never binds)
   localparam int unsigned KillLead    = Pipelined ? 6 : 4;
   localparam int unsigned DrainCycles = Pipelined ? 5 : 2;
   localparam int unsigned FixPeriod1  = (1 + FixExtra < FixMin) ? FixMin : 1 + FixExtra;  // W = 1
@@ -324,14 +326,28 @@ module montu_inv #(
   logic [Aw-1:0]   raddr;                // S0's word address (x and y: the lanes' own)
   logic [Aw-1:0]   mem_raddr [NumMems];
 
+  // Pipelined: the write ports are registered too (a write lands one cycle after its source
+  // cycle), so the lanes' funnel shift and the source select end in flip-flops instead of at the
+  // block RAMs' data inputs (#23). No reset: WIPE holds the engine in reset while it writes.
+  typedef struct packed {
+    logic            we;
+    logic [Aw-1:0]   addr;
+    logic [Word-1:0] data;
+  } mem_wr_t;
+
   for (genvar k = 0; k < NumMems; k++) begin : g_mem
+    mem_wr_t wr_port;
+    montu_stage_reg #(.T(mem_wr_t), .Stages(int'(Pipelined)), .Reset(1'b0)) u_wr_reg (
+      .clk_i, .rst_ni, .en_i(1'b1), .d_i('{we: we[k], addr: waddr[k], data: wdata[k]}),
+      .q_o(wr_port)
+    );
     montu_ram_1r1w #(
       .Width(Word), .Depth(MaxWords), .WriteFirst(!Pipelined), .OutReg(Pipelined)
     ) u_ram (
       .clk_i,
-      .we_i    (we[k]),
-      .waddr_i (waddr[k]),
-      .wdata_i (wdata[k]),
+      .we_i    (wr_port.we),
+      .waddr_i (wr_port.addr),
+      .wdata_i (wr_port.data),
       .re_i    (1'b1),
       .raddr_i (mem_raddr[k]),
       .rdata_o (rdata[k])
