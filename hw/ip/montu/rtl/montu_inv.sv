@@ -277,7 +277,8 @@ module montu_inv #(
   // difference). A subtracting pass's extension depends on the last word's borrow: both
   // candidates (without / with the borrow, *0 / *1) and the borrow (*_bor) are registered and
   // the borrow picks one after the registers, so no Word-bit carry chain ends in a multiplexer
-  // in front of these flip-flops (#23: montu_inv's post-route worst path). Otherwise *0 = *1.
+  // in front of these flip-flops (#23: montu_inv's post-route worst path). In any other pass
+  // the borrow is 0 and *0 is the extension.
   typedef struct packed {
     logic [1:0]       bw, bp, bq;
     logic [ExtBits:0] pe0, pe1, qe0, qe1;
@@ -503,6 +504,7 @@ module montu_inv #(
       p_cur = p_sub[Word-1:0];
       q_cur = q_sub[Word-1:0];
     end
+    s1a_d    = s1a_q;   // the extensions hold between last words
     s1a_d.bw = {w_vu[Word], w_uv[Word]};
     s1a_d.bp = {p_ca[Word], p_ac[Word]};
     s1a_d.bq = {q_db[Word], q_bd[Word]};
@@ -513,13 +515,9 @@ module montu_inv #(
     pe_b1 = {pe_f[ExtBits-1], pe_f} + ~{pe_s[ExtBits-1], pe_s};
     qe_b0 = {qe_f[ExtBits-1], qe_f} - {qe_s[ExtBits-1], qe_s};
     qe_b1 = {qe_f[ExtBits-1], qe_f} + ~{qe_s[ExtBits-1], qe_s};
-    s1a_d.pe0    = s1a_q.pe0;
-    s1a_d.pe1    = s1a_q.pe1;
-    s1a_d.pe_bor = s1a_q.pe_bor;
-    s1a_d.qe0    = s1a_q.qe0;
-    s1a_d.qe1    = s1a_q.qe1;
-    s1a_d.qe_bor = s1a_q.qe_bor;
     if (s1.valid && s1_last) begin
+      s1a_d.pe1    = pe_b1;   // picked only by a borrow, i.e. in a subtracting GF(p) pass
+      s1a_d.qe1    = qe_b1;
       s1a_d.pe_bor = 1'b0;
       s1a_d.qe_bor = 1'b0;
       if (!p1.diff) begin
@@ -534,8 +532,6 @@ module montu_inv #(
         s1a_d.pe_bor = p_sub[Word];
         s1a_d.qe_bor = q_sub[Word];
       end
-      s1a_d.pe1 = (p1.diff && !cfg_q.gf) ? pe_b1 : s1a_d.pe0;
-      s1a_d.qe1 = (p1.diff && !cfg_q.gf) ? qe_b1 : s1a_d.qe0;
     end
     ext_a = s1a_q.pe_bor ? s1a_q.pe1 : s1a_q.pe0;
     ext_b = s1a_q.qe_bor ? s1a_q.qe1 : s1a_q.qe0;
@@ -713,12 +709,12 @@ module montu_inv #(
   endfunction
 
   always_comb begin
-    ld_w  = ld_fire && !clear_i;                       // u = x, v = y, A = D = 1, B = C = 0
-    uv_wl = s1s_q.wl_valid && !clear_i;                // u/v: late word W-1 of the last pass
-    uv_w1 = s1s_q.w1l && !clear_i;                     // u/v: the W = 1 late word 0
-    uv_pr = red1b && !s1b_q.first && !clear_i;         // u/v: word j-1 of this pass
-    ln_a  = wr && !wr_fix && !clear_i;                 // lanes: a' (A or C; not in a fix pass)
-    ln_b  = wr && !clear_i;                            // lanes: b' (B or D)
+    ld_w  = !clear_i && ld_fire;                 // u = x, v = y, A = D = 1, B = C = 0
+    uv_wl = !clear_i && s1s_q.wl_valid;          // u/v: late word W-1 of the last pass
+    uv_w1 = !clear_i && s1s_q.w1l;               // u/v: the W = 1 late word 0
+    uv_pr = !clear_i && red1b && !s1b_q.first;   // u/v: word j-1 of this pass
+    ln_b  = !clear_i && wr;                      // lanes: b' (B or D)
+    ln_a  = ln_b && !wr_fix;                     // lanes: a' (A or C; not in a fix pass)
 
     sel_ld = {NumMems{ld_w}};
     sel_wl = '0;
