@@ -2,7 +2,9 @@
 // for any SUM < 2^AccBits (AccBits = 2W + 8) and c < 2^CBits (CBits = W/4, W >= 24).
 //   stage S+1  fold 1: V1 = hi(SUM) * c + lo(SUM)          < 2^(5W/4 + 9)
 //   stage S+2  fold 2: V2 = hi(V1) * c + lo(V1)            < 2^W + 2^(W/2 + 9) < 2m
-//              RES = V2 >= m ? V2 - m : V2
+//              RES = V2 >= m ? V2 - m : V2, without a compare: T = V2 + c is added beside V2
+//              (three operands), and V2 >= m exactly when T >= 2^W, where T - 2^W = V2 - m
+//              (T < 2m + c = 2^(W+1) - c, so T's bit W is that carry): RES = T[W] ? T[W-1:0] : V2
 // (hi = the bits above W, lo = the low W bits; 2^W = c mod m). sum_i and c_i are sampled at the
 // end of stage S; res_o is valid in stage S+2 (the RAM write step). The registers advance on
 // step_i. With Share = 1 the two products are Yosys's (`*`: ceil(a/18) * ceil(b/18) MULT18X18D
@@ -30,13 +32,16 @@ module antao_chan_reduce #(
   logic [AccBits-1:0] sum_q;
   logic [CBits-1:0]   c1_q, c2_q;
   logic [V1Bits-1:0]  v1_d, v1_q;
-  logic [W:0]         v2, m;
+  logic [W:0]         fold2_w;   // hi(V1) * c (< 2^(Hi2Bits + CBits) <= 2^W)
+  logic [W-1:0]       v2;        // V2 mod 2^W: RES when V2 < m
+  logic [W:0]         t;
+  logic [W:0]         m;
 
   if (Share == 1) begin : g_direct
     // stage S+1: fold 1
     assign v1_d = V1Bits'(sum_q[AccBits-1:W]) * V1Bits'(c1_q) + V1Bits'(sum_q[W-1:0]);
     // stage S+2: fold 2
-    assign v2   = (W+1)'(v1_q[V1Bits-1:W]) * (W+1)'(c2_q) + (W+1)'(v1_q[W-1:0]);
+    assign fold2_w = (W+1)'(v1_q[V1Bits-1:W]) * (W+1)'(c2_q);
 
     logic unused_phase;
     assign unused_phase = ^phase_i;
@@ -51,13 +56,15 @@ module antao_chan_reduce #(
       .clk_i, .rst_ni, .phase_i, .a_i(v1_q[V1Bits-1:W]), .b_i(c2_q), .p_o(fold2)
     );
 
-    assign v1_d = V1Bits'(fold1) + V1Bits'(sum_q[W-1:0]);
-    assign v2   = (W+1)'(fold2) + (W+1)'(v1_q[W-1:0]);
+    assign v1_d    = V1Bits'(fold1) + V1Bits'(sum_q[W-1:0]);
+    assign fold2_w = (W+1)'(fold2);
   end
 
-  // the conditional subtraction
+  // V2 and T = V2 + c side by side; T's bit W is the conditional subtraction's select
+  assign v2    = W'(fold2_w) + v1_q[W-1:0];
+  assign t     = fold2_w + (W+1)'(v1_q[W-1:0]) + (W+1)'(c2_q);
   assign m     = {1'b1, {W{1'b0}}} - (W+1)'(c2_q);
-  assign res_o = (v2 >= m) ? W'(v2 - m) : W'(v2);
+  assign res_o = t[W] ? t[W-1:0] : v2;
   assign m_o   = m;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
