@@ -123,6 +123,7 @@ module antao_top
   state_e           state_d, state_q;
   logic [31:0]      insn_d, insn_q;
   logic [63:0]      data_d, data_q;
+  logic             data_big_q;             // data_q >= UcodeDepth (UCADDR's and RUN's E_RANGE)
   logic [3:0]       derr_d, derr_q;
   logic [UAW-1:0]   uptr_d, uptr_q;
   logic             upart_d, upart_q;
@@ -321,28 +322,32 @@ module antao_top
 
   always_comb begin
     if (!attr.known)                                      dec_err = ErrBadOpcode;
-    else if ((op == OpUcaddr) && (data_q >= 64'(UcodeDepth))) dec_err = ErrRange;
+    else if ((op == OpUcaddr) && data_big_q)              dec_err = ErrRange;
     else if ((op == OpUcw) && ucw_range)                  dec_err = ErrRange;
     else if ((op == OpPush) && in_full)                   dec_err = ErrFull;
     else if ((op == OpPush) && push_range)                dec_err = ErrRange;
     else if ((op == OpPop) && out_empty)                  dec_err = ErrEmpty;
-    else if ((op == OpRun) && (data_q >= 64'(UcodeDepth)))    dec_err = ErrRange;
+    else if ((op == OpRun) && data_big_q)                 dec_err = ErrRange;
     else                                                  dec_err = ErrOk;
   end
 
-  logic dec_ok;
-  assign dec_ok    = (state_q == StDec) && (dec_err == ErrOk);
-  assign run_start = dec_ok && (op == OpRun);
-  assign uc_we_lo  = dec_ok && (op == OpUcw) && !upart_q;
-  assign uc_we_hi  = dec_ok && (op == OpUcw) && upart_q;
-  assign clear     = dec_ok && (op == OpWipe);
+  // The decode clock's actions, each from its own opcode's errors only (the same as dec_err ==
+  // ErrOk for that opcode: every other condition of the chain names another opcode), so that
+  // none of the fanouts below (clear: every register of the ring and both FIFOs) waits for the
+  // whole priority chain
+  logic dec;
+  assign dec       = (state_q == StDec);
+  assign run_start = dec && (op == OpRun) && !data_big_q;
+  assign uc_we_lo  = dec && (op == OpUcw) && !upart_q;
+  assign uc_we_hi  = dec && (op == OpUcw) && upart_q && !ucw_range;
+  assign clear     = dec && (op == OpWipe);
   assign wipe_we   = (state_q == StWipe) && (32'(wcnt_q) < Depth);
 
   assign in_assembled = ibuf_q | ((Wp*64)'(data_q) << (64 * 32'(ipart_q)));
   assign in_wdata     = in_assembled[W-1:0];
-  assign in_push      = dec_ok && (op == OpPush) && ipart_last;
+  assign in_push      = dec && (op == OpPush) && ipart_last && !in_full && !push_range;
   assign out_padded   = (Wp*64)'(out_head);
-  assign out_pop      = dec_ok && (op == OpPop) && opart_last;
+  assign out_pop      = dec && (op == OpPop) && opart_last && !out_empty;
   assign out_push     = oacc_push;
 
   // ---------------------------------------------------------------------------------------
@@ -488,6 +493,7 @@ module antao_top
       state_q       <= StIdle;
       insn_q        <= '0;
       data_q        <= '0;
+      data_big_q    <= 1'b0;
       derr_q        <= ErrOk;
       uptr_q        <= '0;
       upart_q       <= 1'b0;
@@ -508,6 +514,7 @@ module antao_top
       state_q       <= state_d;
       insn_q        <= insn_d;
       data_q        <= data_d;
+      data_big_q    <= (data_d >= 64'(UcodeDepth));
       derr_q        <= derr_d;
       uptr_q        <= uptr_d;
       upart_q       <= upart_d;
