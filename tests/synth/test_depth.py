@@ -105,7 +105,8 @@ def test_cli_depth_prints_yosys_cells_and_passes_on_the_ranking_status(
     netlist_text = {"text": json.dumps(_netlist({"fa": _ff(20, 10), "l1": _lut([10], 11),
                                                  "fb": _ff(11, 12)}, {"a_q": [10], "b_q": [12]}))}
 
-    def synthesize(config, workdir, timeout, progress, abc9_delay_ps):
+    def synthesize(config, workdir, timeout, progress, abc9_delay_ps, keep_sources=False):
+        assert keep_sources                   # the ranking names registers by their RTL lines
         work = tmp_path / workdir
         work.mkdir(parents=True, exist_ok=True)
         (work / "stat.json").write_text(json.dumps(stat))
@@ -121,3 +122,12 @@ def test_cli_depth_prints_yosys_cells_and_passes_on_the_ranking_status(
     assert "b_q (D)" in out
     netlist_text["text"] = "{"
     assert montu_main(["synth", "--top", "montu_mont", "--depth"]) != 0
+
+
+def test_only_names_from_the_rtl_name_a_register() -> None:
+    from montu.synth.depth import is_rtl_name
+
+    assert is_rtl_name("u_seq.pc_q") and is_rtl_name("g_pe[0].u_pe.acc_q") and is_rtl_name("_q_")
+    assert not is_rtl_name("$abc$123$x")                                  # Yosys internal
+    assert not is_rtl_name("nxc_q_TRELLIS_FF_Q_CE_LUT4_Z")                # synth_ecp5's autoname
+    assert not is_rtl_name("_260_") and not is_rtl_name("_0_")           # an engine build's enumeration

@@ -340,3 +340,15 @@ def test_any_other_nextpnr_failure_is_still_an_error(monkeypatch: pytest.MonkeyP
     _fake_tools(monkeypatch, tmp_path, "ERROR: something else went wrong\n")
     with pytest.raises(flow.SynthError, match="failed with exit status 1"):
         flow.run(SynthConfig(word=32, lanes=2, max_bits=1024), versions={})
+
+
+def test_an_engine_netlist_keeps_its_rtl_sources_only_for_the_depth_ranking():
+    from montu.synth import EngineSynthConfig
+
+    cfg = EngineSynthConfig(engine="antao", parameters=(("P", 4), ("W", 64)))
+    routed = flow.yosys_script(cfg, ["rtl/antao_top.sv"], "w")
+    ranked = flow.yosys_script(cfg, ["rtl/antao_top.sv"], "w", keep_sources=True)
+    assert "setattr -unset src" in routed              # nextpnr's netlist: as small as it gets
+    assert "setattr -unset src" not in ranked          # --depth: registers named by file:line
+    assert "rename -enumerate" in ranked
+    assert routed.replace("setattr -unset src\n", "") == ranked

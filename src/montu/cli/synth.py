@@ -138,7 +138,7 @@ def _depth(configs: list, args: argparse.Namespace, device) -> int:
         with Progress(len(configs)) as progress:
             progress.start(index, config.name)
             netlist = flow.synthesize(config, f"build/depth/{config.name}", args.timeout,
-                                      progress.step, device.abc9_delay_ps)
+                                      progress.step, device.abc9_delay_ps, keep_sources=True)
             cells = flow.parse_stat(json.loads((netlist.parent / "stat.json").read_text()),
                                     config.top)
             # the area of a build that is not placed: a LUT4 site each, two per CCU2C

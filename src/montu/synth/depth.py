@@ -272,9 +272,15 @@ _INDEX = re.compile(r"\[\d+\]$")
 _AUTONAME = re.compile(r"_[A-Z][A-Z0-9]+(_|$)")
 
 
+# the flow's `rename -enumerate` names of an engine build (`_123_`)
+_ENUMERATED = re.compile(r"_\d+_")
+
+
 def is_rtl_name(name: str) -> bool:
-    """A name from the RTL (not made up by synth_ecp5's autoname, not internal)."""
-    return not name.startswith("$") and not _AUTONAME.search(name)
+    """A name from the RTL (not made up by synth_ecp5's autoname or the flow's enumeration,
+    not internal)."""
+    return (not name.startswith("$") and not _AUTONAME.search(name)
+            and not _ENUMERATED.fullmatch(name))
 
 
 def _short_source(src: str) -> str:

