@@ -51,7 +51,7 @@ def test_sigterm_to_the_caller_kills_the_grandchild_and_exits_143(tmp_path: Path
         f"    run_in_group(['sh', '-c', 'sleep 120 & echo $! > {pid_file}; wait'], timeout=100)\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", caller])
-    for _ in range(200):
+    for _ in range(1200):       # up to 60 s: the caller imports montu first (slow when loaded)
         if pid_file.is_file() and pid_file.read_text().strip():
             break
         time.sleep(0.05)

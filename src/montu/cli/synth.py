@@ -55,6 +55,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                             "finds the deep paths, not an fmax); writes no results")
     synth.add_argument("--depth-top", type=positive_integer, default=30,
                        help="with --depth: how many endpoint groups to list (default 30)")
+    synth.add_argument("--congestion", action="store_true",
+                       help="Yosys and nextpnr's placement only (no routing): where the placed "
+                            "design asks for the most wire and which RTL lines ask for it "
+                            "(montu.synth.congestion, RUDY: an estimate that ranks regions); "
+                            "writes no results")
     synth.add_argument("-o", "--output", type=Path, default=Path("bench/results/synth.json"))
     synth.set_defaults(func=_synth)
 
@@ -91,8 +96,12 @@ def _synth_runs(args: argparse.Namespace) -> int:
         configs = list(SWEEP) if args.sweep else [
             SynthConfig(word=args.word, lanes=args.lanes, max_bits=args.max_bits,
                         num_regs=args.num_regs, top=args.top, pipelined=args.pipelined)]
+    if args.depth and args.congestion:
+        raise MontuError("--depth and --congestion are two runs: give one")
     if args.depth:
         return _depth(configs, args, device)
+    if args.congestion:
+        return _congestion(configs, args, device)
     core = getattr(configs[0], "core", None) if configs else None
     rtl = results.rtl_digest(None if core is None else _core_sources(core))
     data = results.load(args.output)
@@ -147,6 +156,25 @@ def _depth(configs: list, args: argparse.Namespace, device) -> int:
                           f"sites before packing ({100 * sites / sites_of_device:.0f} % of the "
                           f"{device.device}'s {sites_of_device:,})")
         status |= depth.main([str(netlist), "--top", str(args.depth_top), "--period", f"{period:g}"])
+    return status
+
+
+def _congestion(configs: list, args: argparse.Namespace, device) -> int:
+    """Yosys and nextpnr's placement on each configuration (in build/depth/), then the RUDY
+    hot spots of the placed design by RTL line."""
+    from montu.synth import congestion, flow
+    from montu.synth.progress import Progress
+
+    status = 0
+    for index, config in enumerate(configs, 1):
+        with Progress(len(configs)) as progress:
+            progress.start(index, config.name)
+            workdir = f"build/depth/{config.name}"
+            flow.synthesize(config, workdir, args.timeout, progress.step, device.abc9_delay_ps,
+                            keep_sources=True)
+            placed, estimate = flow.place(config, device, workdir, args.timeout, progress.step)
+            progress.done(f"placed; nextpnr's estimate after placement {estimate:.1f} MHz")
+        status |= congestion.main([str(placed)])
     return status
 
 

