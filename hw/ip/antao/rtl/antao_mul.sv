@@ -1,7 +1,8 @@
 // The PE's binary multiplier (Antão & Sousa, Fig. 4), P = X * Y on the ECP5's MULT18X18D blocks,
 // pipelined over Stages clocks (the PE's MulStages): X and Y are cut into 16-bit limbs, and
 //   stage 1     the K x K limb products x_i * y_j are registered (K = ceil(W / 16)), one
-//               MULT18X18D each with its output register;
+//               MULT18X18D each with its output register (montu_mul_reg: the block's own
+//               register when synthesized, so no fabric flip-flop sits after the multiplier);
 //   stage 2     the products are summed: those with the same i and the same parity of j do not
 //               overlap, so they are concatenated into 2K rows of 2W bits (no logic), and the rows
 //               are added by a balanced tree of ceil(log2(2K)) adders;
@@ -31,7 +32,6 @@ module antao_mul #(
     localparam int unsigned Rows = 2 * K;           // non-overlapping rows
 
     logic [16*K-1:0] x_ext, y_ext;
-    logic [31:0]     pp_d [K][K];
     logic [31:0]     pp   [K][K];
     logic [PW-1:0]   rows [Rows];
     logic [PW-1:0]   sum;
@@ -39,26 +39,25 @@ module antao_mul #(
     assign x_ext = (16*K)'(x_i);
     assign y_ext = (16*K)'(y_i);
 
-    always_comb begin
-      for (int i = 0; i < int'(K); i++) begin
-        for (int j = 0; j < int'(K); j++) begin
-          pp_d[i][j] = 32'(x_ext[16*i +: 16]) * 32'(y_ext[16*j +: 16]);
-        end
-      end
-    end
-
     if (Stages >= 2) begin : g_pp_reg
-      logic [31:0] pp_q [K][K];
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          for (int i = 0; i < int'(K); i++) for (int j = 0; j < int'(K); j++) pp_q[i][j] <= '0;
-        end else if (step_i) begin
-          pp_q <= pp_d;
+      // each limb product registered in its MULT18X18D (montu_mul_reg: the block's own output
+      // register when synthesized), not in the fabric
+      for (genvar i = 0; i < int'(K); i++) begin : g_i
+        for (genvar j = 0; j < int'(K); j++) begin : g_j
+          montu_mul_reg #(.AW(16), .BW(16)) u_pp (
+            .clk_i, .en_i(step_i), .a_i(x_ext[16*i +: 16]), .b_i(y_ext[16*j +: 16]),
+            .p_o(pp[i][j])
+          );
         end
       end
-      assign pp = pp_q;
     end else begin : g_pp_comb
-      assign pp = pp_d;
+      always_comb begin
+        for (int i = 0; i < int'(K); i++) begin
+          for (int j = 0; j < int'(K); j++) begin
+            pp[i][j] = 32'(x_ext[16*i +: 16]) * 32'(y_ext[16*j +: 16]);
+          end
+        end
+      end
     end
 
     // row (i, parity): the products x_i * y_j with j = parity, parity + 2, ... at bit 16 (i + j)
