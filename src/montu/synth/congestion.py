@@ -24,6 +24,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from montu.synth.depth import short_source
+
 _BEL = re.compile(r"X(\d+)/Y(\d+)/")
 # nets no router routes through the fabric's general wires
 _IGNORED_DRIVER_PORTS = frozenset({"COUT", "FCO"})        # carry chains: dedicated wires
@@ -46,13 +48,6 @@ class Hotspot:
     y: int
     demand: float                     # summed RUDY of the window around (x, y)
     by_source: dict[str, float] = field(default_factory=dict)
-
-
-def _short_source(src: str) -> str:
-    first = src.split("|")[0]
-    if not first:
-        return ""
-    return re.sub(r"\.\d+(-\d+\.\d+)?$", "", first.rsplit("/", 1)[-1])
 
 
 def read_placed(data: dict) -> list[Net]:
@@ -96,7 +91,7 @@ def read_placed(data: dict) -> list[Net]:
         if len(set(tiles)) < 2:
             continue                  # stays in its tile: local wires only
         src = str((cells[driver].get("attributes") or {}).get("src", ""))
-        nets.append(Net(names.get(bit, f"${bit}"), _short_source(src), tiles))
+        nets.append(Net(names.get(bit, f"${bit}"), short_source(src), tiles))
     return nets
 
 
@@ -111,7 +106,7 @@ def rudy(nets: list[Net]) -> tuple[dict[tuple[int, int], float], dict[tuple[int,
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         w, h = x1 - x0 + 1, y1 - y0 + 1
         density = (w + h) / (w * h)
-        key = net.source or "(no source kept)"
+        key = net.source or "(no RTL line: a synthesis library cell, or src not kept)"
         for x in range(x0, x1 + 1):
             for y in range(y0, y1 + 1):
                 demand[(x, y)] += density

@@ -107,7 +107,7 @@ class Netlist:
                     self.names[bit] = f"{name}[{index}]" if width > 1 else name
         self.source: dict[int, str] = {}    # file:line of the RTL a net bit came from
         for net in (module.get("netnames") or {}).values():
-            src = _short_source(str((net.get("attributes") or {}).get("src", "")))
+            src = short_source(str((net.get("attributes") or {}).get("src", "")))
             if src:
                 for bit in net.get("bits") or []:
                     if isinstance(bit, int):
@@ -283,7 +283,7 @@ def is_rtl_name(name: str) -> bool:
             and not _ENUMERATED.fullmatch(name))
 
 
-def _short_source(src: str) -> str:
+def short_source(src: str) -> str:
     """`dir/file.sv:771.3-771.40|…` -> `file.sv:771` ("" for none or a tool library's)."""
     first = src.split("|")[0]
     if not first or first.startswith("/"):
@@ -293,7 +293,7 @@ def _short_source(src: str) -> str:
 
 def _source(cell: dict) -> str:
     """file:line of the RTL a cell came from (the always_ff block of a flip-flop)."""
-    return _short_source(str((cell.get("attributes") or {}).get("src", ""))) or "?"
+    return short_source(str((cell.get("attributes") or {}).get("src", ""))) or "?"
 
 
 def _group_name(net: Netlist, cell_name: str, cell: dict, kind: str) -> str:
