@@ -497,10 +497,12 @@ def test_parsing_time_is_linear_in_the_input(shape: str) -> None:
     else:
         data = (b"-----BEGIN EC PRIVATE KEY-----\n" + b"A\n" * ((MAX_KEY_BYTES - 80) // 2)
                 + b"-----END EC PRIVATE KEY-----\n")
-    start = time.perf_counter()
+    # CPU time of this process, not the wall clock: a loaded machine (the full suite beside a
+    # place and route) stretched the wall clock to 0.64 s; the quadratic parsers took seconds
+    start = time.process_time()
     with pytest.raises(EcFormatError):
         load_key(data)
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 1.0
 
 
 def test_an_encrypted_traditional_pem_key_says_so() -> None:
