@@ -170,11 +170,16 @@ def yosys_script(config: SynthConfig, sources: list[str], workdir: str,
     ])
 
 
-def nextpnr_args(device: Device, workdir: str) -> list[str]:
+def nextpnr_args(device: Device, workdir: str, place_only: bool = False) -> list[str]:
+    """nextpnr's command line for the netlist in `workdir`: place and route with a timing report
+    (nextpnr.log, report.json), or with `place_only` placement alone, the placed design written
+    to placed.json (place.log)."""
+    outputs = (["--no-route", "--write", f"{workdir}/placed.json", "-l", f"{workdir}/place.log"]
+               if place_only else
+               ["--report", f"{workdir}/report.json", "-l", f"{workdir}/nextpnr.log"])
     return [device.nextpnr_device, "--package", device.package, "--speed", str(device.speed),
             "--out-of-context", "--seed", str(device.seed), "--freq", f"{device.target_mhz:g}",
-            "--timing-allow-fail", "--json", f"{workdir}/{TOP}.json",
-            "--report", f"{workdir}/report.json", "-l", f"{workdir}/nextpnr.log", "-q",
+            "--timing-allow-fail", "--json", f"{workdir}/{TOP}.json", *outputs, "-q",
             *(["--router", device.router] if device.router != "router1" else []),
             *(["--tmg-ripup"] if device.tmg_ripup else [])]
 
@@ -339,11 +344,8 @@ def place(config: SynthConfig, device: Device, workdir: str, timeout: float = 72
     work = root / workdir
     (work / "placed.json").unlink(missing_ok=True)
     plog = work / "place.log"
-    args = nextpnr_args(device, workdir)
-    args[args.index("--report"):args.index("--report") + 2] = []
-    args[args.index("-l") + 1] = f"{workdir}/place.log"
     say("nextpnr (placement)")
-    _run([nextpnr, *args, "--no-route", "--write", f"{workdir}/placed.json"], root, plog, timeout,
+    _run([nextpnr, *nextpnr_args(device, workdir, place_only=True)], root, plog, timeout,
          f"nextpnr placement ({config.name})")
     estimate = parse_log(plog.read_text(errors="replace") if plog.is_file() else "")[0]
     if estimate is None or not (work / "placed.json").is_file():
