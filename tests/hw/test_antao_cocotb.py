@@ -9,7 +9,8 @@ P = 3, MulStages = 1 build with MulShare = 3 (the RSA channel width, two-part FI
 step of three clocks: every product formed over three clocks on a third of the multipliers; the
 modexp program runs on it too). Opt-in, by environment variable:
   MONTU_RTL_ALL=1    also antao_top's default parameters, W = 96, P = 3, MulStages = 1
-                     (two-part FIFO words, E_RANGE on PUSH), and the CI build with MulShare = 2
+                     (two-part FIFO words, E_RANGE on PUSH), the CI build with MulShare = 2, and
+                     W = 40 (a one-bit top limb in the channel reduction's second fold)
   ANTAO_STREAM=n     n commands in test_random_stream (default 400)
   MONTU_SEED=s       another seed
 """
@@ -38,6 +39,9 @@ EXTRA = {
     "default": {},
     "w96": {"W": 96, "P": 3, "Depth": 32, "UcodeDepth": 128, "MulStages": 1, "EWords": 2,
             "AlphaBits": 6, "InDepth": 32, "OutDepth": 8},
+    # W = 40: hi(V1) is 19 bits, so fold 2's top limb is the one-bit AND (antao_fold_dsp)
+    "w40": {"W": 40, "P": 4, "Depth": 64, "UcodeDepth": 512, "EWords": 4, "InDepth": 128,
+            "OutDepth": 16},
 }
 if os.environ.get("MONTU_RTL_ALL"):
     CONFIGS.update(EXTRA)

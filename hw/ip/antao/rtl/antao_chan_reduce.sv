@@ -7,9 +7,13 @@
 //              (T < 2m + c = 2^(W+1) - c, so T's bit W is that carry): RES = T[W] ? T[W-1:0] : V2
 // (hi = the bits above W, lo = the low W bits; 2^W = c mod m). sum_i and c_i are sampled at the
 // end of stage S; res_o is valid in stage S+2 (the RAM write step). The registers advance on
-// step_i. With Share = 1 the two products are Yosys's (`*`: ceil(a/18) * ceil(b/18) MULT18X18D
-// each); with Share > 1 each is formed over the Share clocks of its step by antao_mul_share
-// (18-bit limbs), and V1 / RES are ready in the step's last clock (the one with step_i).
+// step_i. With Share = 1 and c of at most 18 bits (W <= 72) each product is ceil(a/18)
+// MULT18X18D whose input registers take the operands in place of the fabric registers (hi(SUM)
+// and c at the end of stage S, hi(V1) and c at the end of stage S+1: montu_mul_reg, InReg
+// without OutReg), so the products are ready when they were and no fabric register or net lies
+// between the operands' logic and the blocks; wider c (W > 72) uses Yosys's `*`. With Share > 1
+// each product is formed over the Share clocks of its step by antao_mul_share (18-bit limbs),
+// and V1 / RES are ready in the step's last clock (the one with step_i).
 module antao_chan_reduce #(
   parameter int unsigned W       = 64,
   parameter int unsigned CBits   = W / 4,
@@ -37,7 +41,40 @@ module antao_chan_reduce #(
   logic [W:0]         t;
   logic [W:0]         m;
 
-  if (Share == 1) begin : g_direct
+  if ((Share == 1) && (CBits <= 18)) begin : g_dsp_in
+    // fold 1 from the operands of stage S, fold 2 from V1 and c of stage S+1, each in the input
+    // registers of its blocks (loaded on step_i, as sum_q / v1_q / c1_q / c2_q are)
+    logic [HiBits+CBits-1:0]  fold1;
+    logic [Hi2Bits+CBits-1:0] fold2;
+
+    antao_fold_dsp #(.AW(HiBits), .BW(CBits)) u_fold1 (
+      .clk_i, .en_i(step_i), .a_i(sum_i[AccBits-1:W]), .b_i(c_i), .p_o(fold1)
+    );
+    antao_fold_dsp #(.AW(Hi2Bits), .BW(CBits)) u_fold2 (
+      .clk_i, .en_i(step_i), .a_i(v1_d[V1Bits-1:W]), .b_i(c1_q), .p_o(fold2)
+    );
+
+    assign v1_d    = V1Bits'(fold1) + V1Bits'(sum_q[W-1:0]);
+    assign fold2_w = (W+1)'(fold2);
+
+    logic unused_phase;
+    assign unused_phase = ^phase_i;
+
+`ifndef SYNTHESIS
+    // the blocks' operand copies equal the fabric registers once a step has loaded them
+    logic primed_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)     primed_q <= 1'b0;
+      else if (step_i) primed_q <= 1'b1;
+    end
+    /* verilator lint_off SYNCASYNCNET */
+    FoldOperandsAreCurrent: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        primed_q |-> ((fold1 == (HiBits+CBits)'(sum_q[AccBits-1:W]) * (HiBits+CBits)'(c1_q))
+                      && (fold2 == (Hi2Bits+CBits)'(v1_q[V1Bits-1:W]) * (Hi2Bits+CBits)'(c2_q))))
+      else $error("antao_chan_reduce: the folds' operand copies are stale");
+    /* verilator lint_on SYNCASYNCNET */
+`endif
+  end else if (Share == 1) begin : g_direct
     // stage S+1: fold 1
     assign v1_d = V1Bits'(sum_q[AccBits-1:W]) * V1Bits'(c1_q) + V1Bits'(sum_q[W-1:0]);
     // stage S+2: fold 2

@@ -12,8 +12,13 @@
 //   LDD     D[LP] <= IN; LP += 1
 //   RST     LP <= 0, BR <= 0
 // An operation takes effect at the end of its step (valid_i: the instruction is in stage 1 and
-// step_i). With Share > 1 the product ALPHA * D[LP] is formed over the Share clocks of the step
-// by antao_mul_share (its operands change only at the end of a step).
+// step_i). With Share = 1 the product ALPHA * D[LP] comes from ceil(W/18) MULT18X18D whose
+// input registers hold copies of ALPHA and D[LP] (antao_fold_dsp): every clock
+// they take the values ALPHA and D[LP] will have after it (alpha_next_i; LP and D's next state
+// here), so the product is ready in the same clock as before, and neither LP's limb select nor
+// the alpha accumulator lies on the path into the multiplier and the accumulator's add. With
+// Share > 1 the product is formed over the Share clocks of the step by antao_mul_share (its
+// operands change only at the end of a step).
 module antao_out_acc
   import antao_ucode_pkg::*;
 #(
@@ -32,6 +37,7 @@ module antao_out_acc
   input  logic [3:0]     op_i,
   input  logic [2*W-1:0] r_last_i,    // R_(P-1)
   input  logic [7:0]     alpha_i,
+  input  logic [7:0]     alpha_next_i, // ALPHA after this clock's edge
   input  logic [W-1:0]   in_i,        // the input FIFO's head (0 when empty)
   input  logic           out_full_i,
   output logic           push_o,      // push push_data_o to the output FIFO
@@ -46,11 +52,47 @@ module antao_out_acc
 
   assign lp_inc = (32'(lp_q) == Limbs - 1) ? '0 : lp_q + LpW'(1);
   if (Share == 1) begin : g_direct
-    assign limb = (AccBits+1)'(oacc_q) + (AccBits+1)'(alpha_i) * (AccBits+1)'(d_q[lp_q]);
+    logic [LpW-1:0] lp_next;
+    logic [W-1:0]   d_next;    // D[LP] after this clock's edge
+    logic [W+7:0]   alpha_d;   // ALPHA * D[LP]
+
+    // LP and D[LP] after this edge: the next state of the registers below
+    always_comb begin
+      lp_next = lp_q;
+      if (clear_i) begin
+        lp_next = '0;
+      end else if (valid_i) begin
+        unique case (op_i)
+          OaccClr, OaccCommit, OaccRst:          lp_next = '0;
+          OaccLimb, OaccSub, OaccLdn, OaccLdd:   lp_next = lp_inc;
+          OaccOut:                               if (!out_full_i) lp_next = lp_inc;
+          default: ;
+        endcase
+      end
+      if (clear_i)                                                  d_next = '0;
+      else if (valid_i && (op_i == OaccLdd) && (lp_next == lp_q))   d_next = in_i;
+      else                                                          d_next = d_q[lp_next];
+    end
+    antao_fold_dsp #(.AW(W), .BW(8)) u_alpha_d (
+      .clk_i, .en_i(1'b1), .a_i(d_next), .b_i(alpha_next_i), .p_o(alpha_d)
+    );
+    assign limb = (AccBits+1)'(oacc_q) + (AccBits+1)'(alpha_d);
 
     logic unused_phase;
     assign unused_phase = ^phase_i;
+
+`ifndef SYNTHESIS
+    // the blocks' operand copies are ALPHA and D[LP] whenever a LIMB reads them
+    /* verilator lint_off SYNCASYNCNET */
+    LimbOperandsAreCurrent: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        (valid_i && (op_i == OaccLimb)) |-> (alpha_d == (W+8)'(alpha_i) * (W+8)'(d_q[lp_q])))
+      else $error("antao_out_acc: the multiplier's operand copies are stale");
+    /* verilator lint_on SYNCASYNCNET */
+`endif
   end else begin : g_shared
+    logic unused_alpha_next;
+    assign unused_alpha_next = ^alpha_next_i;
+
     logic [W+7:0] alpha_d;   // ALPHA * D[LP]
 
     antao_mul_share #(.AW(8), .BW(W), .LimbA(18), .LimbB(18), .Share(Share)) u_share (

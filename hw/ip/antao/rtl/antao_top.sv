@@ -188,7 +188,7 @@ module antao_top
   logic [AW-1:0]  ra, rb, s1_d;
   logic           s1_valid;
   uinsn_t         s1_insn;
-  logic [7:0]     alpha;
+  logic [7:0]     alpha, alpha_next;
   logic [2*W-1:0] r_last;
   logic           wipe_we;
   logic [P-1:0]        red_valid;
@@ -288,7 +288,8 @@ module antao_top
     .valid_i(s1_valid && step),
     .op_i   (s1_insn.alpha),
     .r_top_i(r_last[W-1 -: AlphaBits]),
-    .alpha_o(alpha)
+    .alpha_o(alpha),
+    .alpha_next_o(alpha_next)
   );
 
   logic          oacc_push;
@@ -300,6 +301,7 @@ module antao_top
     .op_i       (s1_insn.oacc),
     .r_last_i   (r_last),
     .alpha_i    (alpha),
+    .alpha_next_i(alpha_next),
     .in_i       (in_word),
     .out_full_i (out_full),
     .push_o     (oacc_push),

@@ -1,6 +1,12 @@
 // An unsigned AW x BW product (AW, BW <= 18) registered where it is formed: p_o is a_i * b_i
 // as they were at the last clock edge with en_i (no reset: the datapaths that use it say by
-// their own control whether a product is valid).
+// their own control whether a product is valid). With InReg = 1 the operands are registered
+// in the block too: p_o is then the product of a_i and b_i as they were two enabled edges ago
+// (the block's input registers, REG_INPUTA/B_CLK = CLK0, take them at the first). With
+// OutReg = 0 (and InReg = 1) only the operands are registered: p_o is the product of a_i and
+// b_i as they were at the last enabled edge, formed after it (for a product that must be
+// ready in the clock after its operands: the operands leave their block registered, so no
+// fabric path runs from their logic into the multiplier).
 //
 // For synthesis (SYNTHESIS, Yosys) it is one ECP5 MULT18X18D with its output register on
 // (REG_OUTPUT_CLK = CLK0, enabled by CE0 = en_i): the product leaves the block registered, so
@@ -10,7 +16,9 @@
 // the same register written out.
 module montu_mul_reg #(
   parameter int unsigned AW = 16,
-  parameter int unsigned BW = 16
+  parameter int unsigned BW = 16,
+  parameter bit          InReg = 1'b0,
+  parameter bit          OutReg = 1'b1
 ) (
   input  logic               clk_i,
   input  logic               en_i,
@@ -21,6 +29,9 @@ module montu_mul_reg #(
   if ((AW < 1) || (AW > 18) || (BW < 1) || (BW > 18)) begin : g_bad_width
     $error("montu_mul_reg: AW and BW must be 1 .. 18 (one MULT18X18D)");
   end
+  if (!InReg && !OutReg) begin : g_no_reg
+    $error("montu_mul_reg: at least one of InReg and OutReg (an unregistered product is `*`)");
+  end
 
 `ifdef SYNTHESIS
   logic [17:0] a, b;
@@ -29,7 +40,9 @@ module montu_mul_reg #(
   assign b = 18'(b_i);
 
   MULT18X18D #(
-    .REG_OUTPUT_CLK("CLK0"),
+    .REG_INPUTA_CLK(InReg ? "CLK0" : "NONE"),
+    .REG_INPUTB_CLK(InReg ? "CLK0" : "NONE"),
+    .REG_OUTPUT_CLK(OutReg ? "CLK0" : "NONE"),
     .REG_OUTPUT_CE ("CE0"),
     .REG_OUTPUT_RST("RST0")
   ) u_dsp (
@@ -50,10 +63,31 @@ module montu_mul_reg #(
   );
   assign p_o = p[AW+BW-1:0];
 `else
-  logic [AW+BW-1:0] p_q;
-  always_ff @(posedge clk_i) begin
-    if (en_i) p_q <= (AW+BW)'(a_i) * (AW+BW)'(b_i);
+  logic [AW-1:0]    a_m;
+  logic [BW-1:0]    b_m;
+  logic [AW+BW-1:0] prod;
+  if (InReg) begin : g_in_reg
+    logic [AW-1:0] a_q;
+    logic [BW-1:0] b_q;
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        a_q <= a_i;
+        b_q <= b_i;
+      end
+    end
+    assign a_m = a_q;
+    assign b_m = b_q;
+  end else begin : g_no_in_reg
+    assign a_m = a_i;
+    assign b_m = b_i;
   end
-  assign p_o = p_q;
+  if (OutReg) begin : g_out_reg
+    always_ff @(posedge clk_i) begin
+      if (en_i) prod <= (AW+BW)'(a_m) * (AW+BW)'(b_m);
+    end
+  end else begin : g_no_out_reg
+    assign prod = (AW+BW)'(a_m) * (AW+BW)'(b_m);
+  end
+  assign p_o = prod;
 `endif
 endmodule
