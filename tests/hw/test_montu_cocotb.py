@@ -32,8 +32,9 @@ def test_montu_rtl(name: str) -> None:
     env = {"MONTU_CFG": json.dumps(cfg),
            "MONTU_CYCLES_OUT": str(build_dir / "startmmi_cycles.json"),
            "MONTU_MINV_CYCLES_OUT": str(build_dir / "minv_cycles.json")}
-    # the cilardo multiplier's 64 digit rows: split the symbol table (verilator_env)
-    args = SPLIT_BUILD_ARGS if cfg.get("MulCore") else BUILD_ARGS
+    # the cilardo multiplier's 64 digit rows, the pipelined lanes' MULT18X18D instances: split
+    # the symbol table (verilator_env)
+    args = SPLIT_BUILD_ARGS if (cfg.get("MulCore") or cfg.get("Pipelined")) else BUILD_ARGS
     total, failed, _ = run_cocotb(UNIT_CORE, cfg, f"montu_{name}", "montu_tb", env=env,
                                   build_args=args)
     assert failed == 0, f"{failed} of {total} cocotb tests failed in {name} (see {build_dir})"

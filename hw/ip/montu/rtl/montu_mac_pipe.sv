@@ -9,8 +9,11 @@
 // so a carry word is needed only one stage later, for the row's end.
 //
 // Stages (a word entering in cycle t):
-//   t     operands registered
-//   t+1   16 x 16 partial products (MULT18X18D); a and b wait a cycle
+//   t     operands registered (in the MULT18X18D's input registers, and in the fabric for the
+//         carry-less rows)
+//   t+1   16 x 16 partial products, each in its MULT18X18D's output register (montu_mul_reg
+//         with InReg: no fabric flip-flop and no fabric net between the operands, the block
+//         and its product); a and b wait a cycle
 //   t+2   rows: a * (16-bit chunk k of b), one adder each (GF(2^m): the carry-less rows, from
 //         the delayed a and b: 128 flip-flops instead of N rows of Word + 16)
 //   t+3   accumulate: u_j, H_j, k_j
@@ -45,11 +48,11 @@ module montu_mac_pipe #(
     return acc;
   endfunction
 
-  // t: operands
+  // t: operands (for the carry-less rows; the products' are in their blocks)
   logic [Word-1:0] a_q, b_q;
   logic            first_q;
   // t+1: partial products p[k][l] = chunk l of a times chunk k of b; a, b for the carry-less rows
-  logic [N-1:0][N-1:0][2*C-1:0] prod_q;   // packed: synthesis keeps the names
+  logic [N-1:0][N-1:0][2*C-1:0] prod_q;
   logic [Word-1:0] a1_q, b1_q;
   logic            first1_q;
   // t+2: rows
@@ -62,15 +65,18 @@ module montu_mac_pipe #(
   // t+4: carry word
   logic [Word-1:0] ca_q;
 
+  for (genvar k = 0; k < int'(N); k++) begin : g_prod_k
+    for (genvar l = 0; l < int'(N); l++) begin : g_prod_l
+      montu_mul_reg #(.AW(C), .BW(C), .InReg(1'b1)) u_pp (
+        .clk_i, .en_i(1'b1), .a_i(a_i[C*l +: C]), .b_i(b_i[C*k +: C]), .p_o(prod_q[k][l])
+      );
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     a_q     <= a_i;
     b_q     <= b_i;
     first_q <= first_i;
-    for (int unsigned k = 0; k < N; k++) begin
-      for (int unsigned l = 0; l < N; l++) begin
-        prod_q[k][l] <= a_q[C*l +: C] * b_q[C*k +: C];
-      end
-    end
     a1_q     <= a_q;
     b1_q     <= b_q;
     first1_q <= first_q;

@@ -2,8 +2,8 @@
 //   t = u * w mod 2^Word            (GF(p))
 //   t = u(x) * w(x) mod x^Word      (GF(2^m), carry-less)
 // Only the partial products below 2^Word are built. Stages (u entering in cycle c):
-//   c     16 x 16 partial products p[k][l] = chunk l of u times chunk k of w, k + l < Word/16
-//         (MULT18X18D); u waits a cycle (w is held)
+//   c     16 x 16 partial products p[k][l] = chunk l of u times chunk k of w, k + l < Word/16,
+//         each in its MULT18X18D's output register (montu_mul_reg); u waits a cycle (w is held)
 //   c+1   rows: u * (chunk k of w) mod 2^(Word - 16k) (GF(2^m): the carry-less rows
 //         u * (chunk k of w) mod x^Word, from the delayed u)
 //   c+2   t = the sum of the rows, row k shifted up by 16k, mod 2^Word, registered when u was
@@ -33,19 +33,25 @@ module montu_qunit_pipe #(
     return acc;
   endfunction
 
-  logic [N-1:0][N-1:0][2*C-1:0] prod_q;   // only k + l < N are used (packed: named FFs)
+  logic [N-1:0][N-1:0][2*C-1:0] prod_q;   // only k + l < N are formed and read
   logic [Word-1:0] u1_q;
   logic [N-1:0][Word-1:0] row_q;
   logic [Word-1:0] t_d, t_q;
   logic            load1_q, load2_q;   // load_i one and two cycles later
 
-  always_ff @(posedge clk_i) begin
-    for (int unsigned k = 0; k < N; k++) begin
-      for (int unsigned l = 0; l < N; l++) begin
-        if (k + l < N) prod_q[k][l] <= u_i[C*l +: C] * w_i[C*k +: C];
-        else           prod_q[k][l] <= '0;
+  for (genvar k = 0; k < int'(N); k++) begin : g_prod_k
+    for (genvar l = 0; l < int'(N); l++) begin : g_prod_l
+      if (k + l < int'(N)) begin : g_pp
+        montu_mul_reg #(.AW(C), .BW(C)) u_pp (
+          .clk_i, .en_i(1'b1), .a_i(u_i[C*l +: C]), .b_i(w_i[C*k +: C]), .p_o(prod_q[k][l])
+        );
+      end else begin : g_none
+        assign prod_q[k][l] = '0;
       end
     end
+  end
+
+  always_ff @(posedge clk_i) begin
     u1_q    <= u_i;
     load1_q <= load_i;
     load2_q <= load1_q;
