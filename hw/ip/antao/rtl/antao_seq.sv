@@ -59,7 +59,7 @@ module antao_seq
   // stage 0: the read addresses of every PE (loop index added)
   output logic [AW-1:0]  ra_o,
   output logic [AW-1:0]  rb_o,
-  // stage 1: the instruction of the step before; issued (to take effect) only with s1_valid_o
+  // stage 1: the instruction issued in the clock before
   output logic           s1_valid_o,
   output uinsn_t         s1_insn_o,
   output logic [AW-1:0]  s1_d_o
@@ -361,14 +361,12 @@ module antao_seq
       sp_q       <= sp_d;
       hist_q[1]  <= hist1;
       for (int k = 2; k < int'(L); k++) hist_q[k] <= hist_q[k-1];
-      // stage 1 takes the instruction of stage 0 at every step, issued or not: only its valid
-      // bit depends on issue (every stage-1 effect is qualified by it), so issue, the end of
-      // the microcode word -> interlock -> issue loop, drives one flip-flop here, not the
-      // clock enable of the whole stage-1 word
       s1_valid_q <= issue;
-      s1_insn_q  <= ins;
-      s1_d_q     <= d_eff;
-      s1_pc_q    <= pc_q;
+      if (issue) begin
+        s1_insn_q <= ins;
+        s1_d_q    <= d_eff;
+        s1_pc_q   <= pc_q;
+      end
     end else if (done_o) begin
       drain_q    <= 1'b0;   // MulShare > 1: the run ends at done, not at the end of its step
     end
