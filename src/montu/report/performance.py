@@ -295,6 +295,16 @@ def _bench_cycles(data: dict | None, kind: str, key: tuple[str, str | int]) -> f
     return None
 
 
+def _pnr_settings(device: dict) -> str:
+    """nextpnr's router, and its placer where a run did not use the defaults."""
+    parts = [device.get("router", "router1")]
+    if device.get("placer", "heap") != "heap":
+        parts.append(f"{device['placer']} placer")
+    if device.get("placer_density", 0.9) != 0.9:
+        parts.append(f"placer density {device['placer_density']:g}")
+    return ", ".join(parts)
+
+
 def timing_targets_section(results: dict[str, Any]) -> str:
     """Issue #23's targets: each operation's cycles (RTL benchmarks of that build) divided by
     the same build's post-route fmax, and the whole-unit place-and-route time."""
@@ -336,7 +346,7 @@ def timing_targets_section(results: dict[str, Any]) -> str:
     for _, run, _ in builds:
         seconds = run.get("seconds", {}).get("nextpnr")
         routed = is_routed(run)
-        router = run.get("device", {}).get("router", "router1")
+        router = _pnr_settings(run.get("device", {}))
         if seconds is None:
             pnr_row += ["—", "—"]
         else:

@@ -181,7 +181,10 @@ def nextpnr_args(device: Device, workdir: str, place_only: bool = False) -> list
             "--out-of-context", "--seed", str(device.seed), "--freq", f"{device.target_mhz:g}",
             "--timing-allow-fail", "--json", f"{workdir}/{TOP}.json", *outputs, "-q",
             *(["--router", device.router] if device.router != "router1" else []),
-            *(["--tmg-ripup"] if device.tmg_ripup else [])]
+            *(["--tmg-ripup"] if device.tmg_ripup else []),
+            *(["--placer", device.placer] if device.placer != "heap" else []),
+            *(["--placer-heap-beta", f"{device.placer_density:g}"]
+              if device.placer_density != 0.9 else [])]
 
 
 def tool(name: str) -> str:
