@@ -262,17 +262,11 @@ def test_router_options_reach_nextpnr_only_when_asked_for():
 
 def test_placer_options_reach_nextpnr_only_when_asked_for():
     default = flow.nextpnr_args(Device(), "build/synth/x")
-    assert "--placer" not in default and "--placer-heap-beta" not in default
-    spread = flow.nextpnr_args(Device(placer_density=0.6), "build/synth/x", place_only=True)
-    assert spread[spread.index("--placer-heap-beta") + 1] == "0.6"
-    static = flow.nextpnr_args(Device(placer="static"), "build/synth/x")
+    assert "--placer" not in default
+    static = flow.nextpnr_args(Device(placer="static"), "build/synth/x", place_only=True)
     assert static[static.index("--placer") + 1] == "static"
     with pytest.raises(MontuError, match="placer must be one of heap, static"):
         Device(placer="sa")
-    with pytest.raises(MontuError, match="placer density must be within 0.3 .. 1.0"):
-        Device(placer_density=1.5)
-    with pytest.raises(MontuError, match="setting of the heap placer"):
-        Device(placer="static", placer_density=0.6)
 
 
 def test_lut_map_target_gives_abc9_the_target_period_and_says_so():

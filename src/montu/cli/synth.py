@@ -46,9 +46,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     synth.add_argument("--placer", choices=("heap", "static"), default="heap",
                        help="nextpnr's placer (default heap, nextpnr's own default; static: its "
                             "electrostatic placer)")
-    synth.add_argument("--placer-density", type=positive_number, default=0.9,
-                       help="the heap placer's largest placement density, 0.3 .. 1.0 (nextpnr's "
-                            "--placer-heap-beta, default 0.9): lower spreads a congested design")
     synth.add_argument("--lut-map", choices=("delay", "target"), default="delay",
                        help="ABC9's LUT mapping: delay (synth_ecp5's default, the fewest LUT levels "
                             "everywhere) or target (the --freq period as ABC9's delay target: "
@@ -90,8 +87,7 @@ def _synth_runs(args: argparse.Namespace) -> int:
     from montu.synth.progress import Progress
 
     device = Device(speed=args.speed, seed=args.seed, target_mhz=args.freq, router=args.router,
-                    tmg_ripup=args.tmg_ripup, lut_map=args.lut_map, placer=args.placer,
-                    placer_density=args.placer_density)
+                    tmg_ripup=args.tmg_ripup, lut_map=args.lut_map, placer=args.placer)
     if args.sweep and args.pipelined:
         raise MontuError("--pipelined is for one configuration; --sweep runs the default "
                          "configurations only")

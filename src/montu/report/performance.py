@@ -300,8 +300,6 @@ def _pnr_settings(device: dict) -> str:
     parts = [device.get("router", "router1")]
     if device.get("placer", "heap") != "heap":
         parts.append(f"{device['placer']} placer")
-    if device.get("placer_density", 0.9) != 0.9:
-        parts.append(f"placer density {device['placer_density']:g}")
     return ", ".join(parts)
 
 

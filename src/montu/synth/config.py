@@ -142,10 +142,10 @@ class Device:
     target_mhz: float = 100.0
     router: str = "router1"   # nextpnr's default; router2 routes congested designs much faster
     tmg_ripup: bool = False   # nextpnr --tmg-ripup: timing-driven rip-up in the router
-    placer: str = "heap"      # nextpnr's default analytic placer; "static": its electrostatic one
-    # HeAP's largest placement density (--placer-heap-beta, nextpnr's default 0.9): lower spreads
-    # a dense design over more tiles, so that each tile's routing is asked for less wire
-    placer_density: float = 0.9
+    # nextpnr's placer: "heap" (its default, analytic) or "static" (electrostatic: spreads a
+    # design over more tiles). HeAP's density setting (--placer-heap-beta) is not offered: 0.5,
+    # 0.7 and 0.9 gave the same placement on montu_wordop and on the pipelined unit.
+    placer: str = "heap"
     # ABC9's LUT mapping: "delay" (synth_ecp5's default: the fewest LUT levels on every path,
     # logic duplicated to get them) or "target" (ABC9 given the target period as its delay
     # target, `scratchpad -set abc9.D`: the paths that meet it are mapped for area)
@@ -165,11 +165,6 @@ class Device:
             raise MontuError(f"router must be one of {', '.join(ROUTERS)} (got {self.router!r})")
         if self.placer not in PLACERS:
             raise MontuError(f"placer must be one of {', '.join(PLACERS)} (got {self.placer!r})")
-        if not 0.3 <= self.placer_density <= 1.0:
-            raise MontuError("placer density must be within 0.3 .. 1.0 "
-                             f"(got {self.placer_density:g})")
-        if self.placer_density != 0.9 and self.placer != "heap":
-            raise MontuError("placer density is a setting of the heap placer (--placer heap)")
         if self.lut_map not in LUT_MAPS:
             raise MontuError(f"lut_map must be one of {', '.join(LUT_MAPS)} (got {self.lut_map!r})")
 

@@ -182,9 +182,7 @@ def nextpnr_args(device: Device, workdir: str, place_only: bool = False) -> list
             "--timing-allow-fail", "--json", f"{workdir}/{TOP}.json", *outputs, "-q",
             *(["--router", device.router] if device.router != "router1" else []),
             *(["--tmg-ripup"] if device.tmg_ripup else []),
-            *(["--placer", device.placer] if device.placer != "heap" else []),
-            *(["--placer-heap-beta", f"{device.placer_density:g}"]
-              if device.placer_density != 0.9 else [])]
+            *(["--placer", device.placer] if device.placer != "heap" else [])]
 
 
 def tool(name: str) -> str:
