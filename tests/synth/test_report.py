@@ -196,6 +196,8 @@ def test_issue_23_times_are_cycles_over_the_same_builds_post_route_fmax(tmp_path
     assert "30 min (router2) | yes |" in section and "cut before routing ended" in section
     assert performance._pnr_settings({"router": "router2"}) == "router2"
     assert performance._pnr_settings({"placer": "static"}) == "router1, static placer"
+    static = {"fmax_mhz": 107.63, "fmax_stage": "post-route", "device": {"placer": "static"}}
+    assert performance.fmax_text(static, " MHz") == "107.6 MHz (static placer)"
 
 
 def test_mix_section_lists_the_largest_shares_per_build(tmp_path: Path):

@@ -99,6 +99,8 @@ def fmax_text(run: dict, unit: str = "") -> str:
     if fmax is None and stage.startswith("does not fit"):
         return "does not fit"
     text = "—" if fmax is None else f"{float(fmax):.1f}{unit}"
+    if run.get("device", {}).get("placer", "heap") != "heap":
+        text += f" ({run['device']['placer']} placer)"
     return text if stage == "post-route" else f"{text} (placement estimate ‡)"
 
 
