@@ -91,6 +91,12 @@ def is_routed(run: dict) -> bool:
     return run.get("fmax_stage", "post-route") == "post-route"
 
 
+def placer_note(device: dict) -> str | None:
+    """"static placer" for a run placed by nextpnr's static placer, None for its default (HeAP)."""
+    placer = device.get("placer", "heap")
+    return None if placer == "heap" else f"{placer} placer"
+
+
 def fmax_text(run: dict, unit: str = "") -> str:
     """fmax of a run, marked when it is the placer's estimate rather than the routed figure, or
     "does not fit" for a build nextpnr could not place."""
@@ -99,8 +105,9 @@ def fmax_text(run: dict, unit: str = "") -> str:
     if fmax is None and stage.startswith("does not fit"):
         return "does not fit"
     text = "—" if fmax is None else f"{float(fmax):.1f}{unit}"
-    if run.get("device", {}).get("placer", "heap") != "heap":
-        text += f" ({run['device']['placer']} placer)"
+    placer = placer_note(run.get("device", {}))
+    if placer:
+        text += f" ({placer})"
     return text if stage == "post-route" else f"{text} (placement estimate ‡)"
 
 
@@ -299,10 +306,8 @@ def _bench_cycles(data: dict | None, kind: str, key: tuple[str, str | int]) -> f
 
 def _pnr_settings(device: dict) -> str:
     """nextpnr's router, and its placer where a run did not use the defaults."""
-    parts = [device.get("router", "router1")]
-    if device.get("placer", "heap") != "heap":
-        parts.append(f"{device['placer']} placer")
-    return ", ".join(parts)
+    placer = placer_note(device)
+    return ", ".join([device.get("router", "router1"), *([placer] if placer else [])])
 
 
 def timing_targets_section(results: dict[str, Any]) -> str:
@@ -346,12 +351,12 @@ def timing_targets_section(results: dict[str, Any]) -> str:
     for _, run, _ in builds:
         seconds = run.get("seconds", {}).get("nextpnr")
         routed = is_routed(run)
-        router = _pnr_settings(run.get("device", {}))
+        settings = _pnr_settings(run.get("device", {}))
         if seconds is None:
             pnr_row += ["—", "—"]
         else:
             minutes = seconds / 60
-            pnr_row += [f"{minutes:.0f} min ({router}{'' if routed else ', cut before routing ended'})",
+            pnr_row += [f"{minutes:.0f} min ({settings}{'' if routed else ', cut before routing ended'})",
                         "yes" if routed and minutes <= TARGET_PNR_MINUTES else "no"]
     rows.append(pnr_row)
     out.append(table(headers, rows))
