@@ -510,8 +510,9 @@ module montu_top
     t_raddr = mm_t_raddr;
   end
 
-  montu_regfile #(.Word(Word), .Depth(Depth)) u_regfile (
+  montu_regfile #(.Word(Word), .Depth(Depth), .WriteBehind(1'b1)) u_regfile (
     .clk_i,
+    .rst_ni,
     .we_i     (rf_we),
     .waddr_i  (rf_waddr),
     .wdata_i  (rf_wdata),
