@@ -84,7 +84,7 @@ module verma_core
     .busy_o     (ctrl_busy)
   );
 
-  verma_digit_reg #(.Digits(Digits), .CntW(CntW)) u_digits (
+  verma_digit_reg #(.Digits(Digits), .Seg((W >= 2) ? W / 2 : 1), .CntW(CntW)) u_digits (
     .clk_i, .rst_ni,
     .clear_i  (clear_i),
     .load_i   (start_i),
