@@ -9,9 +9,15 @@
 //   stages 3..  registers (the product waits for the SUM stage).
 // With Stages = 1 the products and the tree are one clock. The result is X * Y exactly.
 // With Share > 1 (MulShare: the run datapath advances one step every Share clocks, step_i) the
-// K x K limb products are formed over the Share clocks of stage 1 by ceil(K*K / Share)
-// MULT18X18D (antao_mul_share) and the full product is registered at the end of the step; then
-// Stages - 1 more step registers. Either way p_o is X * Y of Stages steps before.
+// K x K limb products are formed over the Share clocks of stage 1 by ceil(K / Share) * K
+// MULT18X18D (antao_mul_share, Pipelined: one block of X's limbs per clock, each block's products
+// registered in the blocks and added into the partial sum the clock after). The last block is
+// added in the first clock of the next step, into antao_mul_share's result register, which
+// takes the place of the first step register: it holds X * Y from the second clock of that step
+// on, and Stages - 1 step registers follow it. With Stages >= 2, p_o is X * Y of Stages steps
+// before, as with Share = 1; with Stages = 1 it is that from the step's second clock on (in the
+// first clock it is still the product before), and the PE reads it only in the step's last
+// clock (step_i), where the SUM stage's registers take it.
 module antao_mul #(
   parameter int unsigned W      = 64,
   parameter int unsigned Stages = 2,
@@ -103,22 +109,33 @@ module antao_mul #(
     logic unused_phase;
     assign unused_phase = ^phase_i;
   end else begin : g_shared
-    logic [PW-1:0] p;
-    logic [PW-1:0] p_q [Stages];
+    logic [PW-1:0] p;   // x_i * y_i of the step before, from the step's second clock
 
-    antao_mul_share #(.AW(W), .BW(W), .LimbA(16), .LimbB(16), .Share(Share)) u_share (
+    antao_mul_share #(
+      .AW(W), .BW(W), .LimbA(16), .LimbB(16), .Share(Share), .Pipelined(1'b1)
+    ) u_share (
       .clk_i, .rst_ni, .phase_i, .a_i(x_i), .b_i(y_i), .p_o(p)
     );
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        for (int k = 0; k < int'(Stages); k++) p_q[k] <= '0;
-      end else if (step_i) begin
-        p_q[0] <= p;
-        for (int k = 1; k < int'(Stages); k++) p_q[k] <= p_q[k-1];
-      end
-    end
+    if (Stages == 1) begin : g_res
+      assign p_o = p;
 
-    assign p_o = p_q[Stages-1];
+      logic unused_step;
+      assign unused_step = step_i;
+    end else begin : g_steps
+      // the step registers after antao_mul_share's result register (the first stage)
+      logic [PW-1:0] p_q [Stages-1];
+
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          for (int k = 0; k < int'(Stages) - 1; k++) p_q[k] <= '0;
+        end else if (step_i) begin
+          p_q[0] <= p;
+          for (int k = 1; k < int'(Stages) - 1; k++) p_q[k] <= p_q[k-1];
+        end
+      end
+
+      assign p_o = p_q[Stages-2];
+    end
   end
 endmodule

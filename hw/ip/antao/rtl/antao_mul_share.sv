@@ -7,26 +7,39 @@
 // with zero limbs). In the clock of phase g (0 .. Share-1) the multipliers form block
 // t = Share-1-g, top block first, times all of Y:
 //   V_t   = sum_(r < R, j < KY) x_(tR + r) * y_j * 2^(LX*r + LY*j)      (fixed weights: wiring)
-//   SUM_g = (g == 0 ? 0 : SUM_(g-1) * 2^(LX*R)) + V_t
-// so p_o = A * B in the step's last clock (phase Share-1). The products of a block do not move:
-// only X's limbs are selected by the phase (an LX-bit Share:1 multiplexer per multiplier row),
-// and those of one r with j of the same parity do not overlap, so they are concatenated into
-// 2R rows and added with the partial sum. a_i and b_i must hold for the whole step (they are
-// registers of the run datapath, which change only at the end of a step).
+// The products of a block do not move: only X's limbs are selected by the phase (an LX-bit
+// Share:1 multiplexer per multiplier row), and those of one r with j of the same parity do not
+// overlap, so they are concatenated into 2R rows and added with the partial sum. a_i and b_i
+// must hold for the whole step (they are registers of the run datapath, which change only at
+// the end of a step). Two ways to add the blocks up:
+//   Pipelined = 0  in the clock of the block itself, SUM_g = (g == 0 ? 0 : SUM_(g-1) * 2^(LX*R))
+//                  + V_t, so p_o = A * B in the step's last clock (phase Share-1), through the
+//                  multiplexer, an unregistered multiplier and the rows' add in one clock.
+//   Pipelined = 1  the limb products are registered where they are formed (montu_mul_reg: the
+//                  MULT18X18D's own output register when synthesized) and added one clock later:
+//                  in phases 1 .. Share-1 SUM <= SUM * 2^(LX*R) + V (SUM is cleared in phase 0),
+//                  and the last block, formed in phase Share-1, is added in the NEXT step's
+//                  phase 0 into the result register RES, which p_o is. So p_o = A * B of the
+//                  step before, from the second clock (phase 1) of a step to the first clock of
+//                  the next one; RES is written only in the clock after a step's last clock
+//                  (Share >= 2). No path runs from the multiplexer through a multiplier into the
+//                  adder: the multiplier's register is between them.
 module antao_mul_share #(
-  parameter int unsigned AW    = 64,
-  parameter int unsigned BW    = 64,
-  parameter int unsigned LimbA = 16,
-  parameter int unsigned LimbB = 16,
-  parameter int unsigned Share = 2,
-  localparam int unsigned PW   = AW + BW
+  parameter int unsigned AW        = 64,
+  parameter int unsigned BW        = 64,
+  parameter int unsigned LimbA     = 16,
+  parameter int unsigned LimbB     = 16,
+  parameter int unsigned Share     = 2,
+  parameter bit          Pipelined = 1'b0,
+  localparam int unsigned PW       = AW + BW
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
   input  logic [3:0]    phase_i,   // the clock of the step, 0 .. Share-1
   input  logic [AW-1:0] a_i,
   input  logic [BW-1:0] b_i,
-  output logic [PW-1:0] p_o        // a_i * b_i in the clock of phase Share-1
+  output logic [PW-1:0] p_o        // Pipelined = 0: a_i * b_i in the clock of phase Share-1;
+                                   // 1: a_i * b_i of the step before, from phase 1 to phase 0
 );
   localparam int unsigned S    = (Share < 1) ? 1 : Share;      // antao_top refuses Share = 0
   localparam int unsigned LA   = (LimbA < AW) ? LimbA : AW;   // limb widths
@@ -53,7 +66,6 @@ module antao_mul_share #(
   logic [LX-1:0]         x_limb [R];
   logic [LW-1:0]         prod   [R][KY];
   logic [PW-1:0]         rows   [Rows];
-  logic [PW-1:0]         sum_d, sum_q;
 
   if (Swap) begin : g_swap
     assign x = b_i;
@@ -75,12 +87,6 @@ module antao_mul_share #(
     end
   end
 
-  for (genvar r = 0; r < int'(R); r++) begin : g_row
-    for (genvar j = 0; j < int'(KY); j++) begin : g_col
-      assign prod[r][j] = LW'(x_limb[r]) * LW'(y_ext[LY * j +: LY]);
-    end
-  end
-
   // row (r, parity): the products x_r * y_j with j = parity, parity + 2, ... at bit LX*r + LY*j
   always_comb begin
     for (int unsigned k = 0; k < Rows; k++) rows[k] = '0;
@@ -89,16 +95,88 @@ module antao_mul_share #(
         rows[2*r + j%2] = rows[2*r + j%2] | (PW'(prod[r][j]) << (LX * r + LY * j));
       end
     end
-    sum_d = (phase_i == 4'd0) ? '0 : (sum_q << (LX * R));
-    for (int unsigned k = 0; k < Rows; k++) sum_d = sum_d + rows[k];
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) sum_q <= '0;
-    else         sum_q <= sum_d;
-  end
+  if (!Pipelined) begin : g_comb
+    logic [PW-1:0] sum_d, sum_q;
 
-  assign p_o = sum_d;
+    for (genvar r = 0; r < int'(R); r++) begin : g_row
+      for (genvar j = 0; j < int'(KY); j++) begin : g_col
+        assign prod[r][j] = LW'(x_limb[r]) * LW'(y_ext[LY * j +: LY]);
+      end
+    end
+
+    always_comb begin
+      sum_d = (phase_i == 4'd0) ? '0 : (sum_q << (LX * R));
+      for (int unsigned k = 0; k < Rows; k++) sum_d = sum_d + rows[k];
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) sum_q <= '0;
+      else         sum_q <= sum_d;
+    end
+
+    assign p_o = sum_d;
+  end else begin : g_pipe
+    if (S < 2) begin : g_bad_share
+      $error("antao_mul_share: Pipelined needs Share >= 2");
+    end
+
+    logic [PW-1:0] acc, sum_q, res_q;
+    logic          last_q;   // the clock before was a step's last: prod holds block 0
+
+    // the limb products of this clock's block, registered in their MULT18X18D
+    for (genvar r = 0; r < int'(R); r++) begin : g_row
+      for (genvar j = 0; j < int'(KY); j++) begin : g_col
+        montu_mul_reg #(.AW(LX), .BW(LY)) u_prod (
+          .clk_i, .en_i(1'b1), .a_i(x_limb[r]), .b_i(y_ext[LY * j +: LY]), .p_o(prod[r][j])
+        );
+      end
+    end
+
+    // the block of the clock before, under the partial sum (0 in phase 1: cleared in phase 0)
+    always_comb begin
+      acc = sum_q << (LX * R);
+      for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        sum_q  <= '0;
+        res_q  <= '0;
+        last_q <= 1'b0;
+      end else begin
+        sum_q  <= (phase_i == 4'd0) ? '0 : acc;
+        last_q <= (32'(phase_i) == S - 1);
+        if (last_q) res_q <= acc;
+      end
+    end
+
+    assign p_o = res_q;
+
+`ifndef SYNTHESIS
+    // RES is the product of the operands of the step before (a reference model, simulation only)
+    logic [AW-1:0] a_q;
+    logic [BW-1:0] b_q;
+    logic          primed_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        a_q      <= '0;
+        b_q      <= '0;
+        primed_q <= 1'b0;
+      end else if (32'(phase_i) == S - 1) begin
+        a_q      <= a_i;
+        b_q      <= b_i;
+        primed_q <= 1'b1;
+      end
+    end
+    /* verilator lint_off SYNCASYNCNET */
+    ResultIsTheProduct: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        (primed_q && (phase_i != 4'd0)) |-> (res_q == PW'(a_q) * PW'(b_q)))
+      else $error("antao_mul_share: the result register is not the product of the step before");
+    /* verilator lint_on SYNCASYNCNET */
+`endif
+  end
 
 `ifndef SYNTHESIS
   // the operands hold for the whole step: they change only in a step's first clock (phase 0)

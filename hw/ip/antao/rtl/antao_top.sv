@@ -30,7 +30,9 @@
 // accumulators, interlocks, watchdog) advances one step every N clocks (step, a registered clock
 // enable, high in the last clock of each step of a run, counted from its start), and every product
 // that maps to MULT18X18D is formed over the N clocks of its step by about 1/N of the blocks
-// (antao_mul_share). The shell and the FIFOs' host side run every clock. N = 1: step is always 1.
+// (antao_mul_share; the PEs' X * Y adds its last block in the first clock of the next step, into
+// the register that is its first pipeline stage, antao_mul). The shell and the FIFOs' host side
+// run every clock. N = 1: step is always 1.
 module antao_top
   import antao_pkg::*;
   import antao_ucode_pkg::*;

@@ -187,6 +187,12 @@ module verma_top
     endcase
   end
 
+  // RD reads in two clocks: StDec registers register ra bit by bit (an 8:1 MUX per bit, next to
+  // that bit's PE column), StRd picks 64-bit word rptr of it. No WR or pass changes a register
+  // during an RD, so the copy is the register. Loaded every clock: no enable with a fanout of MW.
+  logic [MW-1:0] rd_flat_q;
+  always_ff @(posedge clk_i) rd_flat_q <= rd_flat;
+
   verma_gearbox #(.Width(MW), .Words(WdMax), .PtrW(PtrW), .LimW(LimW)) u_gearbox (
     .clk_i, .rst_ni,
     .wr_ptr_i    (wptr_q),
@@ -196,7 +202,7 @@ module verma_top
     .wr_sel_d_i  ((rd == RegP) || (rd == RegR)),
     .wr_en_o     (wr_en),
     .wr_range_o  (wr_range),
-    .rd_flat_i   (rd_flat),
+    .rd_flat_i   (rd_flat_q),
     .rd_ptr_i    (rptr_q),
     .rd_word_o   (rd_word)
   );
@@ -220,19 +226,22 @@ module verma_top
     .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegR) ? wr_en : '0),
     .data_i(data_q), .q_o(r_q));
 
-  // SETMOD's check: N is odd and bit k-1 is set (N has no bits at or above k). N[k-1] is a
-  // register, sampled every clock (k and N stay put for at least two clocks before any decode:
-  // SETLEN and WR write them in their last clock, then come StResp and StIdle), so the K:1 MUX
-  // is not on the decode path. The ladder registers E[e_pos] the same way, a pass ahead.
-  // (k - 1 and the ladder's bit index are below K: IdxW bits index the K-bit registers)
+  // SETMOD's check: N is odd and bit k-1 is set (N has no bits at or above k). N[k-1] is kept in
+  // ntop_q and written with N: a WR of N's host word (k-1)/64 takes bit (k-1) mod 64 of its data
+  // (a 64:1 MUX on the write data instead of a K:1 MUX gathering all of N); SETLEN and WIPE clear
+  // it with N (a SETLEN changes k and clears N together). The ladder registers E[e_pos] a pass
+  // ahead. (The ladder's bit index is below K: IdxW bits index the K-bit register.)
   logic [IdxW-1:0] e_pos;
   logic            e_bit, ntop_q;
+  logic [31:0]     ktop;
   assign n_bad = !n_q[0] || !ntop_q;
   assign e_bit = e_q[e_pos];
+  assign ktop  = 32'(k) - 32'd1;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ntop_q <= 1'b0;
-    else         ntop_q <= n_q[IdxW'(k - KW'(1))];
+    if (!rst_ni)                                                   ntop_q <= 1'b0;
+    else if (clear_regs)                                           ntop_q <= 1'b0;
+    else if (wr_ok && (rd == RegN) && (32'(wptr_q) == (ktop >> 6))) ntop_q <= data_q[ktop[5:0]];
   end
 
   // ---------------------------------------------------------------------------------------
