@@ -179,22 +179,28 @@ def test_the_mult18x18d_count_follows_the_rtl() -> None:
     """The count of params.mult18x18d, by hand from the RTL: antao_mul's ceil(W/16)^2 limb
     products, the reduction's folds (hi(SUM), W + 8 bits, and hi(V1), W/4 + 9 bits, times c of
     W/4 bits, in 18-bit pieces) per PE, and ALPHA x D[LP] (8 x W bits) once. Shared (MulShare
-    = N > 1), a product of KA x KB limbs takes min(ceil(KA/N) * KB, ceil(KB/N) * KA) multipliers
-    (antao_mul_share: a block of one operand's limbs times all of the other per clock). 92 for
-    the P-224 build is Yosys's figure in docs/engines.md (tests/hw/test_antao_cocotb.py compares
-    the count with Yosys on small builds)."""
+    = N > 1), a product of KA x KB limbs in B blocks takes min(ceil(KA/B) * KB, ceil(KB/B) * KA)
+    multipliers (antao_mul_share: a block of one operand's limbs times all of the other per
+    clock): B = N for X * Y (Pipelined: its last block is added in the next step), B = N - 1 for
+    the folds and ALPHA x D[LP] (InStep: needed in their own step, the last clock only adds). 92
+    for the P-224 build is Yosys's figure in docs/engines.md (tests/hw/test_antao_cocotb.py
+    compares the count with Yosys on small builds)."""
     from montu.engines.antao.params import EC224, AntaoParams
 
     assert EC224.mult18x18d == 4 * (16 + 4 * 1 + 2 * 1) + 4 == 92
     assert AntaoParams(w=96, pes=6).mult18x18d == 6 * (36 + 6 * 2 + 2 * 2) + 6 == 318
-    assert AntaoParams(w=96, pes=6, mul_share=3).mult18x18d == 6 * (12 + 4 + 2) + 2 == 110
+    # fold 1: 6 x 2 limbs in 2 blocks (6); fold 2: 2 x 2 in 2 (2); ALPHA x D: 1 x 6 in 2 (3)
+    assert AntaoParams(w=96, pes=6, mul_share=3).mult18x18d == 6 * (12 + 6 + 2) + 3 == 123
+    # MulShare = 2: the folds and ALPHA x D take every limb product (one block)
+    assert AntaoParams(w=96, pes=6, mul_share=2).mult18x18d == 6 * (18 + 12 + 4) + 6 == 210
     assert AntaoParams(w=96, pes=11, mul_share=5).mult18x18d == 11 * (12 + 4 + 2) + 2 == 200
-    assert AntaoParams(w=96, pes=11, mul_share=6).mult18x18d == 11 * (6 + 2 + 2) + 1 == 111
+    assert AntaoParams(w=96, pes=11, mul_share=6).mult18x18d == 11 * (6 + 4 + 2) + 2 == 134
     # a block holds at least one limb: past N = KA the count stops falling (6 x 6 limbs: 6)
     assert AntaoParams(w=96, pes=22, mul_share=12).mult18x18d == 22 * (6 + 2 + 2) + 1 == 221
 
 
-@pytest.mark.parametrize("bits, share", [(192, 1), (224, 1), (256, 1), (512, 3), (1024, 6)])
+@pytest.mark.parametrize("bits, share", [(192, 1), (224, 1), (256, 1), (384, 3), (512, 3), (640, 4),
+                                         (1024, 6), (1152, 7)])
 def test_builds_take_the_smallest_mul_share_that_fits_the_ecp5_85(bits: int, share: int) -> None:
     """params_for_bits / build_for_bits: the EC builds (64-bit channels) fit as they are; the RSA
     builds take the smallest MulShare whose MULT18X18D fit 156 with a 10 % margin."""

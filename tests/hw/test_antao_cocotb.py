@@ -6,8 +6,9 @@ response compared with the cycle-exact simulator (montu.engines.antao.simulator)
 CI builds one small configuration (W = 64, P = 4, Depth = 64, UcodeDepth = 512: the smallest that
 holds programs/modexp.rns; small FIFOs so that E_FULL / E_OUT are cheap to reach), and a W = 96,
 P = 3, MulStages = 1 build with MulShare = 3 (the RSA channel width, two-part FIFO words, and a
-step of three clocks: every product formed over three clocks on a third of the multipliers; the
-modexp program runs on it too). Opt-in, by environment variable:
+step of three clocks: X * Y formed over three clocks on a third of the multipliers, the folds and
+ALPHA x D over the first two on half of them, and the sequencer's decode registered; the modexp
+program runs on it too). Opt-in, by environment variable:
   MONTU_RTL_ALL=1    also antao_top's default parameters, W = 96, P = 3, MulStages = 1
                      (two-part FIFO words, E_RANGE on PUSH), the CI build with MulShare = 2, and
                      W = 40 (a one-bit top limb in the channel reduction's second fold)
@@ -133,10 +134,12 @@ def test_antao_rtl(name: str) -> None:
         f"{failed} of {total} cocotb tests failed in {name} (see {build_dir})"
 
 
-# small builds whose MULT18X18D Yosys counts in seconds: the sharing's count (MulShare = 2, 3) and
-# Yosys's own split of an unshared `*` (MulShare = 1)
+# small builds whose MULT18X18D Yosys counts in seconds: the sharing's count (MulShare = 2, 3, 5:
+# X * Y in MulShare blocks, the folds and ALPHA x D in MulShare - 1; with 2, every limb product)
+# and Yosys's own split of an unshared `*` (MulShare = 1)
 DSP_BUILDS = [
     {"w": 32, "pes": 2, "mul_share": 3},
+    {"w": 96, "pes": 2, "mul_share": 3},
     {"w": 48, "pes": 2, "mul_share": 2},
     {"w": 40, "pes": 2, "mul_share": 1},
     {"w": 40, "pes": 2, "mul_share": 2},

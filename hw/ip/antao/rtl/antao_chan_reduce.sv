@@ -12,8 +12,11 @@
 // and c at the end of stage S, hi(V1) and c at the end of stage S+1: montu_mul_reg, InReg
 // without OutReg), so the products are ready when they were and no fabric register or net lies
 // between the operands' logic and the blocks; wider c (W > 72) uses Yosys's `*`. With Share > 1
-// each product is formed over the Share clocks of its step by antao_mul_share (18-bit limbs),
-// and V1 / RES are ready in the step's last clock (the one with step_i).
+// each product is formed over its step by antao_mul_share (18-bit limbs, InStep: the operands,
+// hi(SUM) and c1 of sum_q / c1_q, hi(V1) and c2 of v1_q / c2_q, are registers loaded on step_i,
+// so they hold from the step's first clock; the limb products are formed in the first Share - 1
+// clocks and registered in their MULT18X18D), and V1 / RES are ready in the step's last clock
+// (the one with step_i) through an add of registered limb products, no multiplier.
 module antao_chan_reduce #(
   parameter int unsigned W       = 64,
   parameter int unsigned CBits   = W / 4,
@@ -86,10 +89,14 @@ module antao_chan_reduce #(
     logic [HiBits+CBits-1:0]  fold1;
     logic [Hi2Bits+CBits-1:0] fold2;
 
-    antao_mul_share #(.AW(HiBits), .BW(CBits), .LimbA(18), .LimbB(18), .Share(Share)) u_fold1 (
+    antao_mul_share #(
+      .AW(HiBits), .BW(CBits), .LimbA(18), .LimbB(18), .Share(Share), .InStep(1'b1)
+    ) u_fold1 (
       .clk_i, .rst_ni, .phase_i, .a_i(sum_q[AccBits-1:W]), .b_i(c1_q), .p_o(fold1)
     );
-    antao_mul_share #(.AW(Hi2Bits), .BW(CBits), .LimbA(18), .LimbB(18), .Share(Share)) u_fold2 (
+    antao_mul_share #(
+      .AW(Hi2Bits), .BW(CBits), .LimbA(18), .LimbB(18), .Share(Share), .InStep(1'b1)
+    ) u_fold2 (
       .clk_i, .rst_ni, .phase_i, .a_i(v1_q[V1Bits-1:W]), .b_i(c2_q), .p_o(fold2)
     );
 

@@ -1,20 +1,23 @@
 // A product formed over the Share clocks of one step (MulShare > 1): P = A * B row block by row
-// block, Horner's way, on G = ceil(KX / Share) * KY multipliers instead of KA * KB.
+// block, Horner's way, on G = ceil(KX / NB) * KY multipliers instead of KA * KB, where NB, the
+// blocks, is Share (Pipelined = 0 or 1) or Share - 1 (InStep = 1).
 //
 // X and Y are A and B, or B and A, whichever needs fewer multipliers (X is cut into KX limbs of
 // LX bits, Y into KY limbs of LY bits; a limb product of at most 18 x 18 bits is one MULT18X18D).
-// X's limbs are grouped into Share blocks of R = ceil(KX / Share) limbs (the top block padded
-// with zero limbs). In the clock of phase g (0 .. Share-1) the multipliers form block
-// t = Share-1-g, top block first, times all of Y:
+// X's limbs are grouped into NB blocks of R = ceil(KX / NB) limbs (the top block padded with zero
+// limbs). In the clock of phase g (0 .. NB-1) the multipliers form block t = NB-1-g, top block
+// first, times all of Y (in a later phase, InStep's last, they form block 0 again, unused):
 //   V_t   = sum_(r < R, j < KY) x_(tR + r) * y_j * 2^(LX*r + LY*j)      (fixed weights: wiring)
 // The products of a block do not move: only X's limbs are selected by the phase (an LX-bit
-// Share:1 multiplexer per multiplier row), and those of one r with j of the same parity do not
-// overlap, so they are concatenated into 2R rows and added with the partial sum. a_i and b_i
-// must hold for the whole step (they are registers of the run datapath, which change only at
-// the end of a step). Two ways to add the blocks up:
+// NB:1 multiplexer per multiplier row, none when NB = 1), and those of one r with j of the same
+// parity do not overlap, so they are concatenated into 2R rows and added with the partial sum.
+// a_i and b_i must hold for the whole step, from its first clock (phase 0) on (they are
+// registers of the run datapath, which change only at the end of a step). Three ways to add the
+// blocks up:
 //   Pipelined = 0  in the clock of the block itself, SUM_g = (g == 0 ? 0 : SUM_(g-1) * 2^(LX*R))
 //                  + V_t, so p_o = A * B in the step's last clock (phase Share-1), through the
-//                  multiplexer, an unregistered multiplier and the rows' add in one clock.
+//                  multiplexer, an unregistered multiplier and the rows' add in one clock
+//                  (no instance uses it now: InStep replaced it in the folds and ALPHA * D).
 //   Pipelined = 1  the limb products are registered where they are formed (montu_mul_reg: the
 //                  MULT18X18D's own output register when synthesized) and added one clock later:
 //                  in phases 1 .. Share-1 SUM <= SUM * 2^(LX*R) + V (SUM is cleared in phase 0),
@@ -24,6 +27,16 @@
 //                  the next one; RES is written only in the clock after a step's last clock
 //                  (Share >= 2). No path runs from the multiplexer through a multiplier into the
 //                  adder: the multiplier's register is between them.
+//   InStep = 1     for a product needed in its own step: the limb products are registered as
+//                  with Pipelined, but the NB = Share - 1 blocks are formed in phases 0 ..
+//                  Share-2, one clock ahead, so the last block is in the blocks' registers in
+//                  the step's last clock (phase Share-1), where it is added under the partial sum
+//                  (SUM <= SUM * 2^(LX*R) + V in phases 1 .. Share-2, SUM cleared in phase 0):
+//                  p_o = A * B in the step's last clock, as with Pipelined = 0, but from
+//                  registers through the rows' add only (no multiplexer, no multiplier in the
+//                  path). It takes ceil(KX / (Share-1)) * KY multipliers; with Share = 2 that is
+//                  every limb product, formed in phase 0 and added up in phase 1 (no partial
+//                  sum, no multiplexer). Share >= 2.
 module antao_mul_share #(
   parameter int unsigned AW        = 64,
   parameter int unsigned BW        = 64,
@@ -31,6 +44,7 @@ module antao_mul_share #(
   parameter int unsigned LimbB     = 16,
   parameter int unsigned Share     = 2,
   parameter bit          Pipelined = 1'b0,
+  parameter bit          InStep    = 1'b0,
   localparam int unsigned PW       = AW + BW
 ) (
   input  logic          clk_i,
@@ -38,16 +52,18 @@ module antao_mul_share #(
   input  logic [3:0]    phase_i,   // the clock of the step, 0 .. Share-1
   input  logic [AW-1:0] a_i,
   input  logic [BW-1:0] b_i,
-  output logic [PW-1:0] p_o        // Pipelined = 0: a_i * b_i in the clock of phase Share-1;
-                                   // 1: a_i * b_i of the step before, from phase 1 to phase 0
+  output logic [PW-1:0] p_o        // Pipelined = 0 or InStep = 1: a_i * b_i in the clock of
+                                   // phase Share-1; Pipelined = 1: a_i * b_i of the step before,
+                                   // from phase 1 to phase 0
 );
   localparam int unsigned S    = (Share < 1) ? 1 : Share;      // antao_top refuses Share = 0
+  localparam int unsigned NB   = (InStep && (S >= 2)) ? S - 1 : S;   // blocks of X
   localparam int unsigned LA   = (LimbA < AW) ? LimbA : AW;   // limb widths
   localparam int unsigned LB   = (LimbB < BW) ? LimbB : BW;
   localparam int unsigned KA   = (AW + LA - 1) / LA;
   localparam int unsigned KB   = (BW + LB - 1) / LB;
-  localparam int unsigned GA   = ((KA + S - 1) / S) * KB;  // multipliers with X = A
-  localparam int unsigned GB   = ((KB + S - 1) / S) * KA;  // ... with X = B
+  localparam int unsigned GA   = ((KA + NB - 1) / NB) * KB;  // multipliers with X = A
+  localparam int unsigned GB   = ((KB + NB - 1) / NB) * KA;  // ... with X = B
   localparam bit          Swap = GB < GA;
   localparam int unsigned XW   = Swap ? BW : AW;
   localparam int unsigned YW   = Swap ? AW : BW;
@@ -55,13 +71,13 @@ module antao_mul_share #(
   localparam int unsigned LY   = Swap ? LA : LB;
   localparam int unsigned KX   = Swap ? KB : KA;
   localparam int unsigned KY   = Swap ? KA : KB;
-  localparam int unsigned R    = (KX + S - 1) / S;      // X's limbs per block
+  localparam int unsigned R    = (KX + NB - 1) / NB;    // X's limbs per block
   localparam int unsigned LW   = LX + LY;                       // one limb product
   localparam int unsigned Rows = 2 * R;                         // non-overlapping rows of a block
 
   logic [XW-1:0]         x;
   logic [YW-1:0]         y;
-  logic [LX*R*S-1:0]     x_ext;     // S = Share blocks of R limbs
+  logic [LX*R*NB-1:0]    x_ext;     // NB blocks of R limbs
   logic [LY*KY-1:0]      y_ext;
   logic [LX-1:0]         x_limb [R];
   logic [LW-1:0]         prod   [R][KY];
@@ -74,15 +90,15 @@ module antao_mul_share #(
     assign x = a_i;
     assign y = b_i;
   end
-  assign x_ext = (LX*R*S)'(x);
+  assign x_ext = (LX*R*NB)'(x);
   assign y_ext = (LY*KY)'(y);
 
-  // X's limbs of this clock's block: t = Share-1-phase
+  // X's limbs of this clock's block: t = NB-1-phase; block 0 in phase NB-1 and after it
   always_comb begin
     for (int unsigned r = 0; r < R; r++) begin
-      x_limb[r] = '0;
-      for (int unsigned g = 0; g < S; g++) begin
-        if (32'(phase_i) == g) x_limb[r] = x_ext[LX * ((S - 1 - g) * R + r) +: LX];
+      x_limb[r] = x_ext[LX * r +: LX];
+      for (int unsigned g = 0; g + 1 < NB; g++) begin
+        if (32'(phase_i) == g) x_limb[r] = x_ext[LX * ((NB - 1 - g) * R + r) +: LX];
       end
     end
   end
@@ -97,7 +113,58 @@ module antao_mul_share #(
     end
   end
 
-  if (!Pipelined) begin : g_comb
+  if (Pipelined && InStep) begin : g_bad_form
+    $error("antao_mul_share: Pipelined and InStep exclude each other");
+  end
+
+  if (InStep) begin : g_in_step
+    if (S < 2) begin : g_bad_share
+      $error("antao_mul_share: InStep needs Share >= 2");
+    end
+
+    logic [PW-1:0] acc;   // the partial sum with the block of the clock before
+
+    // the limb products of this clock's block, registered in their MULT18X18D
+    for (genvar r = 0; r < int'(R); r++) begin : g_row
+      for (genvar j = 0; j < int'(KY); j++) begin : g_col
+        montu_mul_reg #(.AW(LX), .BW(LY)) u_prod (
+          .clk_i, .en_i(1'b1), .a_i(x_limb[r]), .b_i(y_ext[LY * j +: LY]), .p_o(prod[r][j])
+        );
+      end
+    end
+
+    if (NB == 1) begin : g_one_block
+      // Share = 2: every limb product formed in phase 0, their rows added in phase 1
+      always_comb begin
+        acc = '0;
+        for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
+      end
+    end else begin : g_blocks
+      logic [PW-1:0] sum_q;
+
+      // the block of the clock before under the partial sum (0 in phase 1: cleared in phase 0)
+      always_comb begin
+        acc = sum_q << (LX * R);
+        for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
+      end
+
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) sum_q <= '0;
+        else         sum_q <= (phase_i == 4'd0) ? '0 : acc;
+      end
+    end
+
+    assign p_o = acc;
+
+`ifndef SYNTHESIS
+    // the step's last clock: p_o is the product of the step's operands (which hold from phase 0)
+    /* verilator lint_off SYNCASYNCNET */
+    ProductInTheLastClock: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        (32'(phase_i) == S - 1) |-> (p_o == PW'(a_i) * PW'(b_i)))
+      else $error("antao_mul_share: p_o is not the product in the step's last clock");
+    /* verilator lint_on SYNCASYNCNET */
+`endif
+  end else if (!Pipelined) begin : g_comb
     logic [PW-1:0] sum_d, sum_q;
 
     for (genvar r = 0; r < int'(R); r++) begin : g_row

@@ -17,8 +17,11 @@
 // they take the values ALPHA and D[LP] will have after it (alpha_next_i; LP and D's next state
 // here), so the product is ready in the same clock as before, and neither LP's limb select nor
 // the alpha accumulator lies on the path into the multiplier and the accumulator's add. With
-// Share > 1 the product is formed over the Share clocks of the step by antao_mul_share (its
-// operands change only at the end of a step).
+// Share > 1 the product is formed over the step by antao_mul_share (InStep: its operands, ALPHA
+// and D[LP], are registers that change only at the end of a step, so they hold from the step's
+// first clock; the limb products are formed in its first Share - 1 clocks, registered in their
+// MULT18X18D, and the step's last clock only adds the last block under the partial sum: no
+// multiplier between LP's limb select and the accumulator's add).
 module antao_out_acc
   import antao_ucode_pkg::*;
 #(
@@ -95,7 +98,9 @@ module antao_out_acc
 
     logic [W+7:0] alpha_d;   // ALPHA * D[LP]
 
-    antao_mul_share #(.AW(8), .BW(W), .LimbA(18), .LimbB(18), .Share(Share)) u_share (
+    antao_mul_share #(
+      .AW(8), .BW(W), .LimbA(18), .LimbB(18), .Share(Share), .InStep(1'b1)
+    ) u_share (
       .clk_i, .rst_ni, .phase_i, .a_i(alpha_i), .b_i(d_q[lp_q]), .p_o(alpha_d)
     );
     assign limb = (AccBits+1)'(oacc_q) + (AccBits+1)'(alpha_d);

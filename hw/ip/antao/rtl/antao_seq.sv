@@ -22,7 +22,18 @@
 // "Clock t" is step t of the run: every register here changes only at the end of a step
 // (step_i, high one clock in MulShare; always with MulShare = 1) or at start_i; the watchdog
 // counts steps. done_o rises in the first clock of step t_stop + L, and the run is over at its
-// end (clock N * (t_stop + L) after the run's first, N = MulShare).
+// end (clock N * (t_stop + L) after the run's first, N = MulShare = Share).
+// With Share > 1 the stage-0 decode (the effective addresses, the interlocks, the refusals, the
+// LOOP's and the branch's targets, the stage-1 errors and the watchdog's compare: dec_t) is
+// registered every clock (dec_q), and the step's end takes its decision (issue, the next PC and
+// microcode read address, the stack, the stop) from dec_q: everything the decode reads (the
+// microcode memory's output, this module's registers, the FIFOs' state, LIMIT) changes only at
+// the end of a step or at start_i (the shell takes no command during a run, so the FIFOs' host
+// side and LIMIT are still), so dec_q in the step's last clock is the decode of that clock
+// (an assertion checks it). So the decode's compares and adds and the decision are in different
+// clocks: in the step's last clock the decision reads dec_q, this module's registers and only a
+// few fields of the microcode word itself (seq, wr, accwr). The PEs' read addresses (ra_o, rb_o,
+// read at the step's end) come from dec_q too.
 module antao_seq
   import antao_pkg::*;
   import antao_ucode_pkg::*;
@@ -32,6 +43,7 @@ module antao_seq
   parameter int unsigned MulStages  = 2,
   parameter int unsigned UcodeDepth = 1024,
   parameter int unsigned EWords     = 4,
+  parameter int unsigned Share      = 1,      // MulShare: clocks per step
   localparam int unsigned AW        = $clog2(Depth),
   localparam int unsigned UAW       = $clog2(UcodeDepth)
 ) (
@@ -137,7 +149,7 @@ module antao_seq
   loop_t          top;
   logic           top_valid;
   logic [15:0]    index;
-  logic [AW-1:0]  a_eff, b_eff, d_eff;
+  logic [AW-1:0]  a_now, b_now, d_now;
   logic           keeps, reads_a, reads_b, reserved, lcr_count;
   logic [15:0]    lcr_fwd, loop_count;
   logic [13:0]    loop_len;
@@ -148,11 +160,9 @@ module antao_seq
   assign top       = stack_q[sp_q == 2'd2];   // the entry sp - 1 (entry 0 when empty)
   assign index     = top_valid ? top.index : 16'd0;
   // addresses mod Depth
-  assign a_eff     = AW'(16'(ins.a) + (ins.ai ? index : 16'd0));
-  assign b_eff     = AW'(16'(ins.b) + (ins.bi ? index : 16'd0));
-  assign d_eff     = AW'(16'(ins.d) + (ins.di ? index : 16'd0));
-  assign ra_o      = a_eff;
-  assign rb_o      = b_eff;
+  assign a_now     = AW'(16'(ins.a) + (ins.ai ? index : 16'd0));
+  assign b_now     = AW'(16'(ins.b) + (ins.bi ? index : 16'd0));
+  assign d_now     = AW'(16'(ins.d) + (ins.di ? index : 16'd0));
 
   // the RAM words an instruction uses: ring = LOAD, and the operands of a SUM it keeps
   // (accwr or wr = RED; an instruction that keeps no SUM uses no operand)
@@ -188,8 +198,8 @@ module antao_seq
     acc_hazard    = 1'b0;
     storec_hazard = 1'b0;
     for (int k = 1; k < int'(L); k++) begin
-      if (hist_q[k].wr && ((reads_a && (hist_q[k].d == a_eff)) ||
-                           (reads_b && (hist_q[k].d == b_eff)))) begin
+      if (hist_q[k].wr && ((reads_a && (hist_q[k].d == a_now)) ||
+                           (reads_b && (hist_q[k].d == b_now)))) begin
         ram_hazard = 1'b1;
       end
       if (hist_q[k].valid && (ins.ring == RingStorec)) storec_hazard = 1'b1;
@@ -214,12 +224,64 @@ module antao_seq
   assign in_pop_o   = step_i && s1_valid_q && s1_pops && !in_empty_i;
 
   // ---------------------------------------------------------------------------------------
+  // The decode the decision reads: this clock's (Share = 1) or the clock before's (Share > 1)
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    logic [AW-1:0]  a;          // the effective addresses
+    logic [AW-1:0]  b;
+    logic [AW-1:0]  d;
+    logic           err_in;     // stage 1's errors
+    logic           err_out;
+    logic           limit;      // the watchdog: t >= LIMIT
+    logic           reserved;
+    logic           refused;    // reserved or E_STACK
+    logic           stall;
+    logic           taken;      // JMP, or BIT with the polarity of E's top bit
+    logic           loop_bad;
+    logic [15:0]    loop_count;
+    logic [PcW-1:0] loop_end;
+    logic [PcW-1:0] target;
+  } dec_t;
+
+  dec_t dec_now, dec;
+
+  assign dec_now = '{a: a_now, b: b_now, d: d_now, err_in: s1_err_in, err_out: s1_err_out,
+                     limit: (t_q >= limit_i), reserved: reserved,
+                     refused: reserved || stack_refused, stall: stall,
+                     taken: (ins.seq == SeqJmp) ||
+                            ((ins.seq == SeqBit) && (e_q[EBits-1] == ins.imm[12])),
+                     loop_bad: loop_bad, loop_count: loop_count, loop_end: loop_end,
+                     target: target};
+
+  if (Share <= 1) begin : g_dec_now
+    assign dec = dec_now;
+  end else begin : g_dec_reg
+    dec_t dec_q;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) dec_q <= '0;
+      else         dec_q <= dec_now;
+    end
+    assign dec = dec_q;
+
+`ifndef SYNTHESIS
+    // what the decode reads holds for the step: in its last clock the registered decode is the
+    // decode of that clock
+    /* verilator lint_off SYNCASYNCNET */
+    DecodeHoldsForTheStep: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        (step_i && running_o) |-> (dec_q == dec_now))
+      else $error("antao_seq: the stage-0 decode changed in the step's last clock");
+    /* verilator lint_on SYNCASYNCNET */
+`endif
+  end
+
+  assign ra_o = dec.a;
+  assign rb_o = dec.b;
+
+  // ---------------------------------------------------------------------------------------
   // Issue and the next PC
   // ---------------------------------------------------------------------------------------
-  logic           issue, stop, taken;
-
-  // JMP, or BIT with the polarity of E's top bit: a forward branch
-  assign taken = (ins.seq == SeqJmp) || ((ins.seq == SeqBit) && (e_q[EBits-1] == ins.imm[12]));
+  logic           issue, stop;
   logic [PcW-1:0] next_pc;
   logic           bad_pc, halt;
 
@@ -242,23 +304,23 @@ module antao_seq
     halt       = 1'b0;
 
     if (issuing_q) begin
-      if (s1_err_in || s1_err_out) begin
+      if (dec.err_in || dec.err_out) begin
         stop      = 1'b1;
-        err_d     = s1_err_out ? ErrOut : ErrIn;
+        err_d     = dec.err_out ? ErrOut : ErrIn;
         stop_pc_d = s1_pc_q;
       end else if (halting_q) begin
         stop      = 1'b1;
         err_d     = halt_err_q;
         stop_pc_d = s1_pc_q;
-      end else if (t_q >= limit_i) begin
+      end else if (dec.limit) begin
         stop      = 1'b1;
         err_d     = ErrLimit;
         stop_pc_d = pc_q;
-      end else if (reserved || stack_refused) begin
+      end else if (dec.refused) begin
         stop      = 1'b1;
-        err_d     = reserved ? ErrUcode : ErrStack;
+        err_d     = dec.reserved ? ErrUcode : ErrStack;
         stop_pc_d = pc_q;
-      end else if (!stall) begin
+      end else if (!dec.stall) begin
         issue = 1'b1;
       end
     end
@@ -267,23 +329,24 @@ module antao_seq
       unique case (ins.seq)
         SeqHalt: halt = 1'b1;
         SeqLoop: begin
-          next_pc = loop_end + PcW'(1);
-          if (loop_bad) begin
+          next_pc = dec.loop_end + PcW'(1);
+          if (dec.loop_bad) begin
             bad_pc = 1'b1;
-          end else if (loop_count == 16'd0) begin
+          end else if (dec.loop_count == 16'd0) begin
             bad_pc = (next_pc >= PcW'(UcodeDepth));
           end else begin
             next_pc          = pc_w + PcW'(1);
-            stack_d[sp_q[0]] = '{start: UAW'(pc_w + PcW'(1)), last: UAW'(loop_end),
-                                 count: loop_count, index: 16'd0};
+            stack_d[sp_q[0]] = '{start: UAW'(pc_w + PcW'(1)), last: UAW'(dec.loop_end),
+                                 count: dec.loop_count, index: 16'd0};
             sp_d             = sp_q + 2'd1;
           end
         end
         default: begin
           e_shift = (ins.seq == SeqBit);
-          if (taken) begin
-            next_pc = target;
-            bad_pc  = (target >= PcW'(UcodeDepth)) || (top_valid && (target > PcW'(top.last)));
+          if (dec.taken) begin
+            next_pc = dec.target;
+            bad_pc  = (dec.target >= PcW'(UcodeDepth)) ||
+                      (top_valid && (dec.target > PcW'(top.last)));
           end else begin
             if (top_valid && (pc_q == top.last)) begin
               if ({1'b0, top.index} + 17'd1 < {1'b0, top.count}) begin
@@ -325,7 +388,7 @@ module antao_seq
   // the memory reads the next instruction (or the stalled one again)
   assign uc_raddr = start_i ? entry_i : (issue ? UAW'(next_pc) : pc_q);
 
-  assign hist1 = '{valid: issue, wr: issue && (ins.wr != WrNone), d: d_eff,
+  assign hist1 = '{valid: issue, wr: issue && (ins.wr != WrNone), d: dec.d,
                    accwr: issue && ins.accwr,
                    eld: issue && ((ins.seq == SeqEld) || (ins.seq == SeqLcld))};
 
@@ -364,7 +427,7 @@ module antao_seq
       s1_valid_q <= issue;
       if (issue) begin
         s1_insn_q <= ins;
-        s1_d_q    <= d_eff;
+        s1_d_q    <= dec.d;
         s1_pc_q   <= pc_q;
       end
     end else if (done_o) begin

@@ -230,7 +230,8 @@ module antao_top
   end
 
   antao_seq #(
-    .W(W), .Depth(Depth), .MulStages(MulStages), .UcodeDepth(UcodeDepth), .EWords(EWords)
+    .W(W), .Depth(Depth), .MulStages(MulStages), .UcodeDepth(UcodeDepth), .EWords(EWords),
+    .Share(MulShare)
   ) u_seq (
     .clk_i, .rst_ni,
     .step_i    (step),

@@ -26,7 +26,7 @@ __all__ = ["EC224", "ISA", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusE
 # and P-256 on (64-bit channels, the paper's EC width; 4 and 5 PEs). The RSA builds (96-bit
 # channels: 36 MULT18X18D per PE for X·Y alone) need more multipliers than the ECP5-85's 156
 # unless their products share blocks over several clocks: params_for_bits gives them the
-# smallest MulShare whose multipliers fit (3, 5 and 12 for 512, 1024 and 2048 bits;
-# AntaoParams.mult18x18d). Yosys: the 512-bit build then fits the device (about 58 % of its LUT
-# sites); the 1024-bit build fits its multipliers but not its LUTs (about 103 %).
+# smallest MulShare whose multipliers fit (3 and 6 for 512 and 1024 bits; the 2048-bit build fits
+# with none and stays at 1; AntaoParams.mult18x18d). Yosys: the 512-bit build then uses about
+# 40 % of the device's LUT sites, the 1024-bit one about 60 % (docs/engines.md).
 SYNTH_BUILDS = tuple(open(**params_for_bits(bits)).params.generics for bits in (224, 256))
