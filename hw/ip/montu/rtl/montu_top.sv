@@ -443,28 +443,6 @@ module montu_top
   assign wiping    = (state_q == StWipe) || (dec_ok && dec_q.is_wipe);
   assign wipe_addr = (state_q == StWipe) ? wipe_q[Aw-1:0] : '0;
 
-  // MMX's second operand is table entry rb + X (X masked to the window width; plain rb for
-  // STARTMMI). ytab_q is that sum for the next instruction word and the next X, registered, so
-  // in every cycle it equals the sum for insn_q and win_q (both reset to 0), and the 5-bit add is
-  // off the read-address path of port b. The assertion checks it against the decoded form.
-  function automatic logic [4:0] ytab(logic [7:0] t_op, logic [4:0] t_rb, logic [2:0] t_wbits,
-                                      logic [4:0] t_win);
-    return t_rb + (t_win & 5'((6'd1 << t_wbits) - 6'd1) & {5{t_op == OpMmx}});
-  endfunction
-  logic [4:0] ytab_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ytab_q <= '0;
-    else         ytab_q <= ytab(insn_d[SlotOpMsb:SlotOpLsb], insn_d[SlotRbMsb:SlotRbLsb],
-                                insn_d[SlotImmLsb+2:SlotImmLsb], win_d);
-  end
-`ifndef SYNTHESIS
-  /* verilator lint_off SYNCASYNCNET */
-  YtabIsTheTableEntry: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      ytab_q == rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}}))
-    else $error("montu_top: ytab_q out of step with insn_q and X");
-  /* verilator lint_on SYNCASYNCNET */
-`endif
-
   always_comb begin
     // read ports: a streams ra, b streams rb, n streams the modulus (or ra + 1 word)
     if (dec_q.is_rmmi)        raddr_a = waddr(ra, rptr_q);
@@ -475,7 +453,7 @@ module montu_top
     // (the queued product's: its own rb)
     raddr_b = !is_mm  ? waddr(rb, wo_idx) :
               mm_y_ctx ? waddr(mq_rb_q, mm_y_idx) :
-              waddr(ytab_q, mm_y_idx);
+              waddr(rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}}), mm_y_idx);
     raddr_n = is_mm ? waddr(mreg_q, mm_n_idx)
                     : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
     rf_re   = is_mm ? mm_re : 1'b1;
