@@ -10,7 +10,7 @@
 // With Stages = 1 the products and the tree are one clock. The result is X * Y exactly.
 // With Share > 1 (MulShare: the run datapath advances one step every Share clocks, step_i) the
 // K x K limb products are formed over the Share clocks of stage 1 by ceil(K / Share) * K
-// MULT18X18D (antao_mul_share, Pipelined: one block of X's limbs per clock, each block's products
+// MULT18X18D (antao_mul_share, InStep = 0: one block of X's limbs per clock, each block's products
 // registered in the blocks and added into the partial sum the clock after). The last block is
 // added in the first clock of the next step, into antao_mul_share's result register, which
 // takes the place of the first step register: it holds X * Y from the second clock of that step
@@ -112,7 +112,7 @@ module antao_mul #(
     logic [PW-1:0] p;   // x_i * y_i of the step before, from the step's second clock
 
     antao_mul_share #(
-      .AW(W), .BW(W), .LimbA(16), .LimbB(16), .Share(Share), .Pipelined(1'b1)
+      .AW(W), .BW(W), .LimbA(16), .LimbB(16), .Share(Share), .InStep(1'b0)
     ) u_share (
       .clk_i, .rst_ni, .phase_i, .a_i(x_i), .b_i(y_i), .p_o(p)
     );

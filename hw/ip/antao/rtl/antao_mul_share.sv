@@ -1,6 +1,6 @@
 // A product formed over the Share clocks of one step (MulShare > 1): P = A * B row block by row
 // block, Horner's way, on G = ceil(KX / NB) * KY multipliers instead of KA * KB, where NB, the
-// blocks, is Share (Pipelined = 0 or 1) or Share - 1 (InStep = 1).
+// blocks, is Share (InStep = 0) or Share - 1 (InStep = 1).
 //
 // X and Y are A and B, or B and A, whichever needs fewer multipliers (X is cut into KX limbs of
 // LX bits, Y into KY limbs of LY bits; a limb product of at most 18 x 18 bits is one MULT18X18D).
@@ -10,54 +10,41 @@
 //   V_t   = sum_(r < R, j < KY) x_(tR + r) * y_j * 2^(LX*r + LY*j)      (fixed weights: wiring)
 // The products of a block do not move: only X's limbs are selected by the phase (an LX-bit
 // NB:1 multiplexer per multiplier row, none when NB = 1), and those of one r with j of the same
-// parity do not overlap, so they are concatenated into 2R rows and added with the partial sum.
-// a_i and b_i must hold for the whole step, from its first clock (phase 0) on (they are
-// registers of the run datapath, which change only at the end of a step). Three ways to add the
-// blocks up:
-//   Pipelined = 0  in the clock of the block itself, SUM_g = (g == 0 ? 0 : SUM_(g-1) * 2^(LX*R))
-//                  + V_t, so p_o = A * B in the step's last clock (phase Share-1), through the
-//                  multiplexer, an unregistered multiplier and the rows' add in one clock
-//                  (no instance uses it now: InStep replaced it in the folds and ALPHA * D).
-//   Pipelined = 1  the limb products are registered where they are formed (montu_mul_reg: the
-//                  MULT18X18D's own output register when synthesized) and added one clock later:
-//                  in phases 1 .. Share-1 SUM <= SUM * 2^(LX*R) + V (SUM is cleared in phase 0),
-//                  and the last block, formed in phase Share-1, is added in the NEXT step's
-//                  phase 0 into the result register RES, which p_o is. So p_o = A * B of the
-//                  step before, from the second clock (phase 1) of a step to the first clock of
-//                  the next one; RES is written only in the clock after a step's last clock
-//                  (Share >= 2). No path runs from the multiplexer through a multiplier into the
-//                  adder: the multiplier's register is between them.
-//   InStep = 1     for a product needed in its own step: the limb products are registered as
-//                  with Pipelined, but the NB = Share - 1 blocks are formed in phases 0 ..
-//                  Share-2, one clock ahead, so the last block is in the blocks' registers in
-//                  the step's last clock (phase Share-1), where it is added under the partial sum
-//                  (SUM <= SUM * 2^(LX*R) + V in phases 1 .. Share-2, SUM cleared in phase 0):
-//                  p_o = A * B in the step's last clock, as with Pipelined = 0, but from
-//                  registers through the rows' add only (no multiplexer, no multiplier in the
-//                  path). It takes ceil(KX / (Share-1)) * KY multipliers; with Share = 2 that is
-//                  every limb product, formed in phase 0 and added up in phase 1 (no partial
-//                  sum, no multiplexer). Share >= 2.
+// parity do not overlap, so they are concatenated into 2R rows. Every limb product is registered
+// where it is formed (montu_mul_reg: the MULT18X18D's own output register when synthesized) and
+// added one clock later under the partial sum: SUM <= SUM * 2^(LX*R) + V, SUM cleared in phase 0.
+// So no path runs from the multiplexer through a multiplier into the adder. a_i and b_i must hold
+// for the whole step, from its first clock (phase 0) on (they are registers of the run datapath,
+// which change only at the end of a step). Share >= 2. Two forms:
+//   InStep = 0  for a product with a step of slack (antao_mul's X * Y): NB = Share blocks in
+//               phases 0 .. Share-1; the last one is added in the NEXT step's phase 0 into the
+//               result register RES, which p_o is. So p_o = A * B of the step before, from the
+//               second clock (phase 1) of a step to the first clock of the next one; RES is
+//               written only in the clock after a step's last clock.
+//   InStep = 1  for a product needed in its own step (the folds, ALPHA * D[LP]): NB = Share - 1
+//               blocks in phases 0 .. Share-2, one clock ahead, so the last block is added in the
+//               step's last clock (phase Share-1) and p_o = A * B there, from registers through
+//               the rows' add only. With Share = 2 that is every limb product, formed in phase 0
+//               and added up in phase 1 (no partial sum, no multiplexer).
 module antao_mul_share #(
-  parameter int unsigned AW        = 64,
-  parameter int unsigned BW        = 64,
-  parameter int unsigned LimbA     = 16,
-  parameter int unsigned LimbB     = 16,
-  parameter int unsigned Share     = 2,
-  parameter bit          Pipelined = 1'b0,
-  parameter bit          InStep    = 1'b0,
-  localparam int unsigned PW       = AW + BW
+  parameter int unsigned AW     = 64,
+  parameter int unsigned BW     = 64,
+  parameter int unsigned LimbA  = 16,
+  parameter int unsigned LimbB  = 16,
+  parameter int unsigned Share  = 2,
+  parameter bit          InStep = 1'b0,
+  localparam int unsigned PW    = AW + BW
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
   input  logic [3:0]    phase_i,   // the clock of the step, 0 .. Share-1
   input  logic [AW-1:0] a_i,
   input  logic [BW-1:0] b_i,
-  output logic [PW-1:0] p_o        // Pipelined = 0 or InStep = 1: a_i * b_i in the clock of
-                                   // phase Share-1; Pipelined = 1: a_i * b_i of the step before,
-                                   // from phase 1 to phase 0
+  output logic [PW-1:0] p_o        // InStep = 1: a_i * b_i in the clock of phase Share-1;
+                                   // InStep = 0: a_i * b_i of the step before, phase 1 to 0
 );
-  localparam int unsigned S    = (Share < 1) ? 1 : Share;      // antao_top refuses Share = 0
-  localparam int unsigned NB   = (InStep && (S >= 2)) ? S - 1 : S;   // blocks of X
+  localparam int unsigned S    = (Share < 2) ? 2 : Share;      // antao_top uses it for Share > 1
+  localparam int unsigned NB   = InStep ? S - 1 : S;           // blocks of X
   localparam int unsigned LA   = (LimbA < AW) ? LimbA : AW;   // limb widths
   localparam int unsigned LB   = (LimbB < BW) ? LimbB : BW;
   localparam int unsigned KA   = (AW + LA - 1) / LA;
@@ -75,6 +62,10 @@ module antao_mul_share #(
   localparam int unsigned LW   = LX + LY;                       // one limb product
   localparam int unsigned Rows = 2 * R;                         // non-overlapping rows of a block
 
+  if (Share < 2) begin : g_bad_share
+    $error("antao_mul_share: Share must be at least 2");
+  end
+
   logic [XW-1:0]         x;
   logic [YW-1:0]         y;
   logic [LX*R*NB-1:0]    x_ext;     // NB blocks of R limbs
@@ -82,6 +73,7 @@ module antao_mul_share #(
   logic [LX-1:0]         x_limb [R];
   logic [LW-1:0]         prod   [R][KY];
   logic [PW-1:0]         rows   [Rows];
+  logic [PW-1:0]         acc;       // the partial sum with the block of the clock before
 
   if (Swap) begin : g_swap
     assign x = b_i;
@@ -103,6 +95,15 @@ module antao_mul_share #(
     end
   end
 
+  // the limb products of this clock's block, registered in their MULT18X18D
+  for (genvar r = 0; r < int'(R); r++) begin : g_row
+    for (genvar j = 0; j < int'(KY); j++) begin : g_col
+      montu_mul_reg #(.AW(LX), .BW(LY)) u_prod (
+        .clk_i, .en_i(1'b1), .a_i(x_limb[r]), .b_i(y_ext[LY * j +: LY]), .p_o(prod[r][j])
+      );
+    end
+  end
+
   // row (r, parity): the products x_r * y_j with j = parity, parity + 2, ... at bit LX*r + LY*j
   always_comb begin
     for (int unsigned k = 0; k < Rows; k++) rows[k] = '0;
@@ -113,47 +114,28 @@ module antao_mul_share #(
     end
   end
 
-  if (Pipelined && InStep) begin : g_bad_form
-    $error("antao_mul_share: Pipelined and InStep exclude each other");
+  if (NB == 1) begin : g_one_block
+    // InStep with Share = 2: every limb product formed in phase 0, their rows added in phase 1
+    always_comb begin
+      acc = '0;
+      for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
+    end
+  end else begin : g_blocks
+    logic [PW-1:0] sum_q;
+
+    // the block of the clock before under the partial sum (0 in phase 1: cleared in phase 0)
+    always_comb begin
+      acc = sum_q << (LX * R);
+      for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) sum_q <= '0;
+      else         sum_q <= (phase_i == 4'd0) ? '0 : acc;
+    end
   end
 
   if (InStep) begin : g_in_step
-    if (S < 2) begin : g_bad_share
-      $error("antao_mul_share: InStep needs Share >= 2");
-    end
-
-    logic [PW-1:0] acc;   // the partial sum with the block of the clock before
-
-    // the limb products of this clock's block, registered in their MULT18X18D
-    for (genvar r = 0; r < int'(R); r++) begin : g_row
-      for (genvar j = 0; j < int'(KY); j++) begin : g_col
-        montu_mul_reg #(.AW(LX), .BW(LY)) u_prod (
-          .clk_i, .en_i(1'b1), .a_i(x_limb[r]), .b_i(y_ext[LY * j +: LY]), .p_o(prod[r][j])
-        );
-      end
-    end
-
-    if (NB == 1) begin : g_one_block
-      // Share = 2: every limb product formed in phase 0, their rows added in phase 1
-      always_comb begin
-        acc = '0;
-        for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
-      end
-    end else begin : g_blocks
-      logic [PW-1:0] sum_q;
-
-      // the block of the clock before under the partial sum (0 in phase 1: cleared in phase 0)
-      always_comb begin
-        acc = sum_q << (LX * R);
-        for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
-      end
-
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) sum_q <= '0;
-        else         sum_q <= (phase_i == 4'd0) ? '0 : acc;
-      end
-    end
-
     assign p_o = acc;
 
 `ifndef SYNTHESIS
@@ -164,56 +146,15 @@ module antao_mul_share #(
       else $error("antao_mul_share: p_o is not the product in the step's last clock");
     /* verilator lint_on SYNCASYNCNET */
 `endif
-  end else if (!Pipelined) begin : g_comb
-    logic [PW-1:0] sum_d, sum_q;
-
-    for (genvar r = 0; r < int'(R); r++) begin : g_row
-      for (genvar j = 0; j < int'(KY); j++) begin : g_col
-        assign prod[r][j] = LW'(x_limb[r]) * LW'(y_ext[LY * j +: LY]);
-      end
-    end
-
-    always_comb begin
-      sum_d = (phase_i == 4'd0) ? '0 : (sum_q << (LX * R));
-      for (int unsigned k = 0; k < Rows; k++) sum_d = sum_d + rows[k];
-    end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) sum_q <= '0;
-      else         sum_q <= sum_d;
-    end
-
-    assign p_o = sum_d;
-  end else begin : g_pipe
-    if (S < 2) begin : g_bad_share
-      $error("antao_mul_share: Pipelined needs Share >= 2");
-    end
-
-    logic [PW-1:0] acc, sum_q, res_q;
-    logic          last_q;   // the clock before was a step's last: prod holds block 0
-
-    // the limb products of this clock's block, registered in their MULT18X18D
-    for (genvar r = 0; r < int'(R); r++) begin : g_row
-      for (genvar j = 0; j < int'(KY); j++) begin : g_col
-        montu_mul_reg #(.AW(LX), .BW(LY)) u_prod (
-          .clk_i, .en_i(1'b1), .a_i(x_limb[r]), .b_i(y_ext[LY * j +: LY]), .p_o(prod[r][j])
-        );
-      end
-    end
-
-    // the block of the clock before, under the partial sum (0 in phase 1: cleared in phase 0)
-    always_comb begin
-      acc = sum_q << (LX * R);
-      for (int unsigned k = 0; k < Rows; k++) acc = acc + rows[k];
-    end
+  end else begin : g_next_step
+    logic [PW-1:0] res_q;
+    logic          last_q;   // the clock before was a step's last: acc holds the whole product
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        sum_q  <= '0;
         res_q  <= '0;
         last_q <= 1'b0;
       end else begin
-        sum_q  <= (phase_i == 4'd0) ? '0 : acc;
         last_q <= (32'(phase_i) == S - 1);
         if (last_q) res_q <= acc;
       end

@@ -103,20 +103,24 @@ module verma_digit_reg #(
     if (!rst_ni) begin
       hit_q <= '0;
       off_q <= '0;
+    end else begin
+      hit_q <= hit_d;
+      off_q <= off_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       sp_q  <= '0;
       sr_q  <= '0;
       dp_q  <= '0;
       dr_q  <= '0;
     end else if (clear_i) begin
-      hit_q <= hit_d;
-      off_q <= off_d;
       sp_q  <= '0;
       sr_q  <= '0;
       dp_q  <= '0;
       dr_q  <= '0;
     end else begin
-      hit_q <= hit_d;
-      off_q <= off_d;
       sp_q  <= sp_d;
       sr_q  <= sr_d;
       dp_q  <= dp_d;

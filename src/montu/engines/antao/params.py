@@ -8,7 +8,7 @@ included (`mul_share_to_fit`).
 MulShare = N trades clocks for DSP blocks: the run datapath advances one step every N clocks, and
 each product that maps to MULT18X18D is formed over the N clocks of its step on about 1/N of the
 blocks (hw/ip/antao/rtl/antao_mul_share.sv): the PE's X * Y, which has a step of slack, on
-ceil(KX/N) * KY blocks (Pipelined: its last block is added in the next step); the channel
+ceil(KX/N) * KY blocks (InStep = 0: its last block is added in the next step); the channel
 reduction's folds and the output accumulator's ALPHA * D[LP], needed in their own step, on
 ceil(KX/(N-1)) * KY (InStep: the blocks formed in the step's first N - 1 clocks, registered, the
 last clock only adds). `AntaoParams.mult18x18d` counts a build's blocks the way the RTL
@@ -45,7 +45,7 @@ def _limb_products(a_bits: int, b_bits: int, limb: int) -> int:
 def _shared_multipliers(a_bits: int, b_bits: int, limb: int, blocks: int) -> int:
     """antao_mul_share's multipliers: one operand's limbs in `blocks` blocks, a block times all
     of the other operand per clock (ceil(KX / blocks) * KY), X the operand that needs fewer.
-    `blocks` is MulShare for the Pipelined form (antao_mul's X * Y), MulShare - 1 for InStep
+    `blocks` is MulShare for InStep = 0 (antao_mul's X * Y), MulShare - 1 for InStep = 1
     (the folds, ALPHA * D[LP]: the step's last clock forms no block)."""
     ka, kb = _ceil(a_bits, min(limb, a_bits)), _ceil(b_bits, min(limb, b_bits))
     return min(_ceil(ka, blocks) * kb, _ceil(kb, blocks) * ka)
@@ -150,9 +150,9 @@ class AntaoParams:
         """A PE's MULT18X18D as the RTL instantiates them: antao_mul's K x K 16-bit limb
         products, antao_chan_reduce's fold 1 (hi(SUM), W + 8 bits, times c) and fold 2 (hi(V1),
         W/4 + 9 bits, times c): with MulShare = 1 as Yosys splits a `*`, else in 18-bit limbs
-        shared by MulShare - 1 clocks (antao_mul_share, InStep: a block of one operand's limbs per
+        shared by MulShare - 1 clocks (antao_mul_share, InStep = 1: a block of one operand's limbs per
         clock, the step's last clock adds the last one); X * Y's 16-bit limbs by MulShare clocks
-        (Pipelined)."""
+        (InStep = 0)."""
         n = self.mul_share
         hi1 = self.acc_bits - self.w
         hi2 = hi1 + self.c_bits + 1 - self.w
