@@ -695,7 +695,9 @@ module montu_inv #(
   // The sources never collide (above; checked in simulation below), so this equals a priority
   // chain, without its depth: the chain put 7 LUT levels between the lanes' control registers
   // and the block RAMs' data inputs (#23: montu_inv's post-route worst path). WIPE (clear_i)
-  // has the port to itself: every other select is off, the address is clear_addr_i, the data 0.
+  // has the port to itself: the engine is idle in WIPE's decode cycle and held in reset after
+  // it, so every other select is off (asserted below, not gated: clear_i comes from the top's
+  // decode and stays off the data path), the address is clear_addr_i, the data 0.
   logic ld_w, uv_wl, uv_w1, uv_pr, ln_a, ln_b;
   logic [NumMems-1:0] sel_ld, sel_wl, sel_w1, sel_pr, sel_ln;
   logic [Word-1:0]    ld_src [NumMems];    // the loaded word of each memory
@@ -709,11 +711,11 @@ module montu_inv #(
   endfunction
 
   always_comb begin
-    ld_w  = !clear_i && ld_fire;                 // u = x, v = y, A = D = 1, B = C = 0
-    uv_wl = !clear_i && s1s_q.wl_valid;          // u/v: late word W-1 of the last pass
-    uv_w1 = !clear_i && s1s_q.w1l;               // u/v: the W = 1 late word 0
-    uv_pr = !clear_i && red1b && !s1b_q.first;   // u/v: word j-1 of this pass
-    ln_b  = !clear_i && wr;                      // lanes: b' (B or D)
+    ld_w  = ld_fire;                             // u = x, v = y, A = D = 1, B = C = 0
+    uv_wl = s1s_q.wl_valid;                      // u/v: late word W-1 of the last pass
+    uv_w1 = s1s_q.w1l;                           // u/v: the W = 1 late word 0
+    uv_pr = red1b && !s1b_q.first;               // u/v: word j-1 of this pass
+    ln_b  = wr;                                  // lanes: b' (B or D)
     ln_a  = ln_b && !wr_fix;                     // lanes: a' (A or C; not in a fix pass)
 
     sel_ld = {NumMems{ld_w}};
@@ -781,6 +783,9 @@ module montu_inv #(
     assert property (@(posedge clk_i) disable iff (!chk_q)
                      $countones({sel_ld[k], sel_wl[k], sel_w1[k], sel_pr[k], sel_ln[k]}) <= 1)
       else $error("montu_inv: two write sources for scratch memory %0d", k);
+    assert property (@(posedge clk_i) disable iff (!chk_q)
+                     clear_i |-> !(sel_ld[k] | sel_wl[k] | sel_w1[k] | sel_pr[k] | sel_ln[k]))
+      else $error("montu_inv: scratch memory %0d written by the engine during WIPE", k);
   end
 `endif
 

@@ -387,6 +387,7 @@ module montu_top
 
   logic            wiping;      // WIPE in progress (decode cycle included)
   logic [Aw-1:0]   wipe_addr;   // register-file word WIPE clears this cycle
+  logic            inv_clear;   // WIPE clears word wipe_addr of montu_inv's scratch memories
 
   // WIPE also clears the inversion engine: its scratch memories through clear_i (MaxWords words,
   // well within the NumRegs x MaxWords cycles of WIPE) and its registers by holding it in reset.
@@ -401,7 +402,7 @@ module montu_top
     .rst_ni      (rst_ni && inv_rst_nq),
     .start_i     (inv_start),
     .one_bit_i   (insn_q[SlotImmLsb]),
-    .clear_i     (wiping && (32'(wipe_addr) < MaxWords)),
+    .clear_i     (inv_clear),
     .clear_addr_i(InvClrW'(wipe_addr)),
     .gf2m_i      (gf2m_q),
     .words_i     (InvCw'(s_q)),
@@ -442,6 +443,11 @@ module montu_top
 
   assign wiping    = (state_q == StWipe) || (dec_ok && dec_q.is_wipe);
   assign wipe_addr = (state_q == StWipe) ? wipe_q[Aw-1:0] : '0;
+  // wiping && wipe_addr < MaxWords, with the compare on the register alone (word 0, the decode
+  // cycle's, is always in range): the compare's carry chain no longer follows dec_ok (#23: it
+  // led montu_inv's memory write-data path, the unit's worst path in 2 of 3 routes)
+  assign inv_clear = (state_q == StWipe) ? (32'(wipe_q[Aw-1:0]) < MaxWords)
+                                         : (dec_ok && dec_q.is_wipe);
 
   always_comb begin
     // read ports: a streams ra, b streams rb, n streams the modulus (or ra + 1 word)
