@@ -140,24 +140,47 @@ module verma_top
   // Decode, errors in precedence order. Which opcodes exist, which need the modulus and which
   // register fields each allows come from verma_pkg (op_attr, regs_ok).
   // ---------------------------------------------------------------------------------------
-  op_attr_t   attr;
-  logic [3:0] dec_err;
-  logic       bad_len, n_bad, wr_range, dec_ok;
+  // The command is decoded in its accepting clock, from the incoming word and data and from state
+  // that stays put while the engine is idle (mvalid, N's check bits, the gearbox's masks of wptr),
+  // and the error is registered with insn_q: the decode clock reads a register, so no compare of
+  // the data word (SETLEN's 64-bit bounds, WR's E_RANGE) lies in front of the enables that
+  // follow dec_ok (#20: the host registers' write enables were the deepest paths of the K = 256
+  // build). Asserted below to equal the decode of insn_q and data_q in the decode clock.
+  logic [3:0] dec_err_q;
+  logic       n_bad, wr_range, dec_ok, accept;
   logic       is_mpl;
-  assign attr    = op_attr(op);
-  assign is_mpl  = (op == OpMpl);
-  assign bad_len = (op == OpSetlen) && ((data_q < 64'd2) || (data_q > 64'(KC)));
+  logic [7:0] in_op;
+  logic [4:0] in_rd, in_ra, in_rb;
+  assign accept = (state_q == StIdle) && cmd_valid_i;
+  assign in_op  = cmd_insn_i[SlotOpMsb:SlotOpLsb];
+  assign in_rd  = cmd_insn_i[SlotRdMsb:SlotRdLsb];
+  assign in_ra  = cmd_insn_i[SlotRaMsb:SlotRaLsb];
+  assign in_rb  = cmd_insn_i[SlotRbMsb:SlotRbLsb];
+  assign is_mpl = (op == OpMpl);
 
-  always_comb begin
-    if (!attr.known)                                   dec_err = ErrBadOpcode;
-    else if (!regs_ok(op, rd, ra, rb))                 dec_err = ErrBadReg;
-    else if (bad_len)                                  dec_err = ErrBadLength;
-    else if (attr.needs_modulus && !mvalid_q)          dec_err = ErrNoModulus;
-    else if ((op == OpSetmod) && n_bad)                dec_err = ErrBadModulus;
-    else if ((op == OpWr) && wr_range)                 dec_err = ErrRange;
-    else                                               dec_err = ErrOk;
+  // errors in precedence order (wr_range: the word's bits above the register's width)
+  function automatic logic [3:0] decode(logic [7:0] op_i, logic [4:0] rd_i, logic [4:0] ra_i,
+                                        logic [4:0] rb_i, logic [63:0] data_i, logic mvalid_i,
+                                        logic n_bad_i, logic wr_range_i);
+    op_attr_t a;
+    a = op_attr(op_i);
+    if (!a.known)                                                   return ErrBadOpcode;
+    if (!regs_ok(op_i, rd_i, ra_i, rb_i))                           return ErrBadReg;
+    if ((op_i == OpSetlen) && ((data_i < 64'd2) || (data_i > 64'(KC)))) return ErrBadLength;
+    if (a.needs_modulus && !mvalid_i)                               return ErrNoModulus;
+    if ((op_i == OpSetmod) && n_bad_i)                              return ErrBadModulus;
+    if ((op_i == OpWr) && wr_range_i)                               return ErrRange;
+    return ErrOk;
+  endfunction
+
+  logic [3:0] in_err;
+  assign in_err = decode(in_op, in_rd, in_ra, in_rb, cmd_data_i, mvalid_q, n_bad, wr_range);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)     dec_err_q <= ErrOk;
+    else if (accept) dec_err_q <= in_err;
   end
-  assign dec_ok = (state_q == StDec) && (dec_err == ErrOk);
+  assign dec_ok = (state_q == StDec) && (dec_err_q == ErrOk);
 
   // ---------------------------------------------------------------------------------------
   // Host registers N, C, O, E, P, R and the gearbox
@@ -167,6 +190,22 @@ module verma_top
   logic [M-1:0][WC-1:0] x_words, y_words, twn_words, thn_words;
   logic [WdMax-1:0] wr_en;
   logic             wr_ok, clear_regs;
+  // WR's word enables of each host register, formed at accept (the error included) and live for
+  // the decode clock only: each word's clock enable is a flip-flop.
+  localparam int unsigned NumHost = 6;   // N, C, O, E, P, R
+  logic [NumHost-1:0][WdMax-1:0] wr_we_q;
+  logic [NumHost-1:0][4:0]       host_reg;
+  assign host_reg = {5'(RegR), 5'(RegP), 5'(RegE), 5'(RegO), 5'(RegC), 5'(RegN)};
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_we_q <= '0;
+    end else begin
+      for (int unsigned r = 0; r < NumHost; r++) begin
+        wr_we_q[r] <= (accept && (in_op == OpWr) && (in_rd == host_reg[r]) && (in_err == ErrOk))
+                      ? wr_en : '0;
+      end
+    end
+  end
   logic [MW-1:0]    rd_flat;
   logic [63:0]      rd_word;
 
@@ -196,10 +235,10 @@ module verma_top
   verma_gearbox #(.Width(MW), .Words(WdMax), .PtrW(PtrW), .LimW(LimW)) u_gearbox (
     .clk_i, .rst_ni,
     .wr_ptr_i    (wptr_q),
-    .wr_data_i   (data_q),
+    .wr_data_i   (cmd_data_i),                     // decoded at accept (above)
     .wr_limit_k_i(LimW'(k)),                       // WR: the register's width, k (N, C, O, E)
     .wr_limit_d_i(LimW'(twod)),                    // or 2D (P, R)
-    .wr_sel_d_i  ((rd == RegP) || (rd == RegR)),
+    .wr_sel_d_i  ((in_rd == RegP) || (in_rd == RegR)),
     .wr_en_o     (wr_en),
     .wr_range_o  (wr_range),
     .rd_flat_i   (rd_flat_q),
@@ -208,22 +247,22 @@ module verma_top
   );
 
   verma_operand_reg #(.Width(KC), .Words(WdMax)) u_n (
-    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegN) ? wr_en : '0),
+    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_we_q[0]),
     .data_i(data_q), .q_o(n_q));
   verma_operand_reg #(.Width(KC), .Words(WdMax)) u_c (
-    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegC) ? wr_en : '0),
+    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_we_q[1]),
     .data_i(data_q), .q_o(c_q));
   verma_operand_reg #(.Width(KC), .Words(WdMax)) u_o (
-    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegO) ? wr_en : '0),
+    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_we_q[2]),
     .data_i(data_q), .q_o(o_q));
   verma_operand_reg #(.Width(KC), .Words(WdMax)) u_e (
-    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegE) ? wr_en : '0),
+    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_we_q[3]),
     .data_i(data_q), .q_o(e_q));
   verma_operand_reg #(.Width(PRW), .Words(WdMax)) u_p (
-    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegP) ? wr_en : '0),
+    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_we_q[4]),
     .data_i(data_q), .q_o(p_q));
   verma_operand_reg #(.Width(PRW), .Words(WdMax)) u_r (
-    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_ok && (rd == RegR) ? wr_en : '0),
+    .clk_i, .rst_ni, .clear_i(clear_regs), .we_i(wr_we_q[5]),
     .data_i(data_q), .q_o(r_q));
 
   // SETMOD's check: N is odd and bit k-1 is set (N has no bits at or above k). N[k-1] is kept in
@@ -386,8 +425,8 @@ module verma_top
 
       StDec: begin
         wj_d = '0;
-        if (dec_err != ErrOk) begin
-          derr_d  = dec_err;
+        if (dec_err_q != ErrOk) begin
+          derr_d  = dec_err_q;
           state_d = StErr;
         end else begin
           unique case (op)
@@ -516,6 +555,24 @@ module verma_top
 
   logic unused_insn;
   assign unused_insn = ^insn_q[SlotImmMsb:SlotImmLsb];
+
+`ifndef SYNTHESIS
+  // The decode made at accept is the decode of the registered command in the decode clock (the
+  // state it reads did not move), and WR's enables are exactly that clock's.
+  /* verilator lint_off SYNCASYNCNET */
+  logic wr_range_q;
+  always_ff @(posedge clk_i) if (accept) wr_range_q <= wr_range;
+  DecodeAtAccept: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (state_q == StDec) |-> (dec_err_q == decode(op, rd, ra, rb, data_q, mvalid_q, n_bad,
+                                                  wr_range_q)))
+    else $error("verma_top: the decode made at accept no longer holds in the decode clock");
+  for (genvar r = 0; r < NumHost; r++) begin : g_we_check
+    WriteEnableAtDecode: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        wr_we_q[r] == ((wr_ok && (rd == host_reg[r])) ? wr_en : '0))
+      else $error("verma_top: host register %0d's write enables are not the decode clock's", r);
+  end
+  /* verilator lint_on SYNCASYNCNET */
+`endif
 
   // ---------------------------------------------------------------------------------------
   // Assertions (simulation only)
