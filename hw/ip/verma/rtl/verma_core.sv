@@ -7,7 +7,8 @@
 //                 reduction PEs' T words and the P-digit register, R into the R-digit register;
 //                 X = Y = 0 (steps 1-2)
 //   clocks 1..I+m the wavefront of verma_pe_array, scheduled by verma_pass_ctrl
-//   fix_i         the f = 1 clock: X = 0 when X == N (after a pass by ONE, X <= N)
+//   fix_i         the f = 1 clock: X == N is registered there, and X = 0 in the next clock
+//                 (after a pass by ONE, X <= N)
 //
 // X and Y stay in the XPE and YPE registers after the pass: they are the next pass's sources
 // (the ladder's R0 and R1) and what RD returns.
@@ -98,8 +99,14 @@ module verma_core
   // -------------------------------------------------------------------------------------------
   // The 3M PEs
   // -------------------------------------------------------------------------------------------
-  logic x_is_n;
-  assign x_is_n = (x_words == n_i);
+  // The f = 1 clock compares X with N and registers the answer; the XPEs clear in the clock after
+  // it (the response's first clock, before any command can read X): the K-bit compare gathers
+  // every column and the clear reaches every XPE bit, and the two no longer share one clock.
+  logic x_fix_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) x_fix_q <= 1'b0;
+    else         x_fix_q <= fix_i && (x_words == n_i) && !clear_i;
+  end
 
   verma_pe_array #(.W(W), .M(M)) u_array (
     .clk_i, .rst_ni,
@@ -111,7 +118,7 @@ module verma_core
     .acc_run_i   (acc_run),
     .digit_x_i   (digit_r),
     .digit_y_i   (digit_p),
-    .fix_i       (fix_i && x_is_n),
+    .fix_i       (x_fix_q),
     .n1_i        (n_i[0][1]),
     .n_i         (n_i),
     .twn_i       (twn_i),

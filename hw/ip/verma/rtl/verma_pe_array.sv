@@ -23,7 +23,7 @@ module verma_pe_array #(
   input  logic                acc_run_i,   // XPE0, YPE0 run accumulation iteration i = clock
   input  logic [1:0]          digit_x_i,   // r_{I-i+1} for XPE0
   input  logic [1:0]          digit_y_i,   // p_{I-i+1} for YPE0
-  input  logic                fix_i,       // the f = 1 clock with X == N: X = 0
+  input  logic                fix_i,       // the clock after the f = 1 clock, X == N: X = 0
   input  logic                n1_i,
   input  logic [M-1:0][W-1:0] n_i,         // words of n, 2n, 3n
   input  logic [M-1:0][W-1:0] twn_i,
