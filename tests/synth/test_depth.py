@@ -55,6 +55,20 @@ def test_two_luts_between_registers_and_the_slow_enable() -> None:
     assert describe_path(net, path_of(net, b, arrivals)) == "a_q -> mid -> b_d"
 
 
+def test_a_path_without_names_shows_its_cells() -> None:
+    # a_q -> three unnamed LUTs -> a carry cell (source line kept) -> b_q: the unnamed steps
+    # are told by the cells that drive them, repeats counted
+    cells = {"fa": _ff(20, 10), "l1": _lut([10], 11), "l2": _lut([11], 12), "l3": _lut([12], 13),
+             "c": _ccu(13, 13, "0", 14, 15, 16), "fb": _ff(14, 17)}
+    netlist = _netlist(cells, {"a_q": [10], "$auto$1": [11], "$auto$2": [12], "$auto$3": [13],
+                               "$auto$4": [14], "b_q": [17], "a_d": [20]})
+    netlist["modules"]["top"]["netnames"]["$auto$4"]["attributes"] = {"src": "rtl/x.sv:42.3-42.9"}
+    net = Netlist(netlist)
+    eps, arrivals = analyse(net)
+    b = next(g for g in groups(eps) if g.name == "b_q (D)").worst
+    assert describe_path(net, path_of(net, b, arrivals)) == "a_q -> LUT4 x3 -> x.sv:42"
+
+
 def test_a_carry_chain_adds_little_per_cell_and_no_routing() -> None:
     # q0..q7 feed a four-cell chain; the top sum bit lands in s_q
     cells = {f"f{i}": _ff(100 + i, i + 10) for i in range(8)}

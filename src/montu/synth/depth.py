@@ -114,12 +114,17 @@ class Netlist:
                         self.source.setdefault(bit, src)
         self.ports: dict[str, dict] = module.get("ports") or {}
         self.fanout: dict[int, int] = defaultdict(int)
+        self.driver_type: dict[int, str] = {}   # the type of the cell that drives a net bit
         for cell in self.cells.values():
             for port, bits in cell.get("connections", {}).items():
-                if cell.get("port_directions", {}).get(port) == "input":
-                    for bit in bits:
-                        if isinstance(bit, int):
-                            self.fanout[bit] += 1
+                direction = cell.get("port_directions", {}).get(port)
+                for bit in bits:
+                    if not isinstance(bit, int):
+                        continue
+                    if direction == "input":
+                        self.fanout[bit] += 1
+                    elif direction == "output":
+                        self.driver_type.setdefault(bit, cell.get("type", "?"))
 
     def name(self, bit: int) -> str:
         return self.names.get(bit, f"${bit}")
@@ -331,14 +336,24 @@ def path_of(net: Netlist, ep: Endpoint, arrivals: dict[int, Arrival]) -> list[in
 
 
 def describe_path(net: Netlist, bits: list[int]) -> str:
-    """A path as the RTL names and source lines it passes, consecutive repeats once."""
-    steps: list[str] = []
+    """A path as the RTL names and source lines it passes, consecutive repeats once; where
+    synthesis kept neither (`rename -enumerate` builds, wide multiplexers), the type of the cell
+    that drives the step, with a count (`LUT4 x3`), so the path's shape still shows."""
+    steps: list[list] = []     # [text, count, named]
     for bit in bits:
         name = _INDEX.sub("", net.name(bit))
         step = name if is_rtl_name(name) else net.source.get(bit, "")
-        if step and (not steps or steps[-1] != step):
-            steps.append(step)
-    return " -> ".join(steps)
+        named = bool(step)
+        if not named:
+            step = net.driver_type.get(bit, "")
+        if not step:
+            continue
+        if steps and steps[-1][0] == step:
+            steps[-1][1] += 0 if named else 1
+        else:
+            steps.append([step, 1, named])
+    return " -> ".join(text if named or count == 1 else f"{text} x{count}"
+                       for text, count, named in steps)
 
 
 def main(argv: list[str] | None = None) -> int:
