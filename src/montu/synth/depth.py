@@ -25,6 +25,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 
 from montu.errors import MontuError
@@ -339,21 +340,18 @@ def describe_path(net: Netlist, bits: list[int]) -> str:
     """A path as the RTL names and source lines it passes, consecutive repeats once; where
     synthesis kept neither (`rename -enumerate` builds, wide multiplexers), the type of the cell
     that drives the step, with a count (`LUT4 x3`), so the path's shape still shows."""
-    steps: list[list] = []     # [text, count, named]
+    labels: list[tuple[str, bool]] = []     # (text, from the RTL)
     for bit in bits:
         name = _INDEX.sub("", net.name(bit))
         step = name if is_rtl_name(name) else net.source.get(bit, "")
-        named = bool(step)
-        if not named:
-            step = net.driver_type.get(bit, "")
-        if not step:
-            continue
-        if steps and steps[-1][0] == step:
-            steps[-1][1] += 0 if named else 1
-        else:
-            steps.append([step, 1, named])
-    return " -> ".join(text if named or count == 1 else f"{text} x{count}"
-                       for text, count, named in steps)
+        label = (step, True) if step else (net.driver_type.get(bit, ""), False)
+        if label[0]:
+            labels.append(label)
+    parts = []
+    for (text, named), run in groupby(labels):
+        count = len(list(run))
+        parts.append(text if named or count == 1 else f"{text} x{count}")
+    return " -> ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:

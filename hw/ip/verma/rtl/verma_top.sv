@@ -194,14 +194,14 @@ module verma_top
   // the decode clock only: each word's clock enable is a flip-flop.
   localparam int unsigned NumHost = 6;   // N, C, O, E, P, R
   logic [NumHost-1:0][WdMax-1:0] wr_we_q;
-  logic [NumHost-1:0][4:0]       host_reg;
-  assign host_reg = {5'(RegR), 5'(RegP), 5'(RegE), 5'(RegO), 5'(RegC), 5'(RegN)};
+  localparam logic [NumHost-1:0][4:0] HostReg = {5'(RegR), 5'(RegP), 5'(RegE), 5'(RegO),
+                                                 5'(RegC), 5'(RegN)};
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wr_we_q <= '0;
     end else begin
       for (int unsigned r = 0; r < NumHost; r++) begin
-        wr_we_q[r] <= (accept && (in_op == OpWr) && (in_rd == host_reg[r]) && (in_err == ErrOk))
+        wr_we_q[r] <= (accept && (in_op == OpWr) && (in_rd == HostReg[r]) && (in_err == ErrOk))
                       ? wr_en : '0;
       end
     end
@@ -568,7 +568,7 @@ module verma_top
     else $error("verma_top: the decode made at accept no longer holds in the decode clock");
   for (genvar r = 0; r < NumHost; r++) begin : g_we_check
     WriteEnableAtDecode: assert property (@(posedge clk_i) disable iff (!rst_ni)
-        wr_we_q[r] == ((wr_ok && (rd == host_reg[r])) ? wr_en : '0))
+        wr_we_q[r] == ((wr_ok && (rd == HostReg[r])) ? wr_en : '0))
       else $error("verma_top: host register %0d's write enables are not the decode clock's", r);
   end
   /* verilator lint_on SYNCASYNCNET */
