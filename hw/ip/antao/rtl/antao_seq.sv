@@ -1,6 +1,6 @@
 // The antao sequencer: the microcode memory (UcodeDepth x 80 bits, synchronous read: its output
-// is stage 0), the PC, the loop stack (LoopDepth = 2 entries {start, end, count, index}), the
-// loop-count register LCR, the exponent shift register E, the interlock (a scoreboard of the
+// is stage 0), the PC, the loop stack (LoopDepth = 2 entries {start, end, count, index, again}),
+// the loop-count register LCR, the exponent shift register E, the interlock (a scoreboard of the
 // instructions issued in the last L - 1 clocks), issue, the watchdog and the run's end.
 //
 // A run starts with start_i (the shell's decode clock, which presents entry_i to the memory);
@@ -111,6 +111,7 @@ module antao_seq
     logic [UAW-1:0] last;      // the body's end
     logic [15:0]    count;
     logic [15:0]    index;
+    logic           again;     // index + 1 < count: the body runs again after this pass
   } loop_t;
 
   typedef struct packed {
@@ -337,7 +338,8 @@ module antao_seq
           end else begin
             next_pc          = pc_w + PcW'(1);
             stack_d[sp_q[0]] = '{start: UAW'(pc_w + PcW'(1)), last: UAW'(dec.loop_end),
-                                 count: dec.loop_count, index: 16'd0};
+                                 count: dec.loop_count, index: 16'd0,
+                                 again: (dec.loop_count > 16'd1)};
             sp_d             = sp_q + 2'd1;
           end
         end
@@ -349,9 +351,10 @@ module antao_seq
                       (top_valid && (dec.target > PcW'(top.last)));
           end else begin
             if (top_valid && (pc_q == top.last)) begin
-              if ({1'b0, top.index} + 17'd1 < {1'b0, top.count}) begin
+              if (top.again) begin
                 next_pc                     = PcW'(top.start);
                 stack_d[sp_q == 2'd2].index = top.index + 16'd1;
+                stack_d[sp_q == 2'd2].again = ({1'b0, top.index} + 17'd2 < {1'b0, top.count});
               end else begin
                 sp_d = sp_q - 2'd1;
               end
@@ -452,6 +455,21 @@ module antao_seq
       end
     end
   end
+
+`ifndef SYNTHESIS
+  // A live stack entry's `again` is its end-of-body test, index + 1 < count, formed when the
+  // entry is pushed or its index moves (a clock or more before the body's end reads it), so the
+  // next PC follows a flip-flop instead of a 17-bit compare (#21: the compare led the deepest
+  // path of the RSA-512 build).
+  /* verilator lint_off SYNCASYNCNET */
+  for (genvar i = 0; i < int'(LoopDepth); i++) begin : g_again_check
+    LoopAgainIsTheCompare: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        (32'(sp_q) > i) |-> (stack_q[i].again == ({1'b0, stack_q[i].index} + 17'd1 <
+                                                  {1'b0, stack_q[i].count})))
+      else $error("antao_seq: loop stack entry %0d's again bit is not index + 1 < count", i);
+  end
+  /* verilator lint_on SYNCASYNCNET */
+`endif
 
   assign running_o  = issuing_q || drain_q;
   assign done_o     = drain_q && (32'(cnt_q) == L);
