@@ -56,6 +56,7 @@ def test_no_assertion_fires_on_a_correct_command_stream() -> None:
     ("+montu_break_one_response", "a response without an outstanding command"),
     ("+montu_break_rsp_stable", "a response changed or vanished before it was taken"),
     ("+montu_break_rf_exclusive", "two engines wrote the register file in one cycle"),
+    ("+montu_break_table_entry", "ytab_q is not rb + X of the instruction that reads with it"),
 ])
 def test_each_assertion_fires_when_its_rule_is_broken(plusarg: str, message: str) -> None:
     failed, log = _run([plusarg], plusarg.strip("+"))

@@ -1,6 +1,7 @@
 """cocotb bench of montu_top's assertions (montu_top_assert.sv), for tests/hw/test_assertions.py.
 
-A few commands with back-pressure on the response port: SETMMI, WMMI, RMMI, NOP; with
+A few commands with back-pressure on the response port: SETMMI, WMMI, RMMI, SETMOD, SHLX, MMX,
+NOP; with
 MONTU_TRACE_OUT set, the outputs of every cycle after reset go to that file. In a normal build
 no assertion may fire; in a MONTU_ASSERT_SELFTEST build, the plusarg given breaks one rule and the
 run must stop at that rule's assertion (the pytest runner checks the log).
@@ -70,6 +71,14 @@ async def a_short_command_stream(dut) -> None:
     word = await _command(dut, encode("RMMI", ra=1))
     if not os.environ.get("MONTU_TRACE_OUT"):   # tracing runs compare whole traces instead
         assert word == 0x1234
+    # a modulus, a window X = 1 and an MMX by table entry 2 + X: the register file's table
+    # entry (ytab_q, montu_top_assert's TableEntryRegistered) is read in the product's clocks
+    await _command(dut, encode("WMMI", rd=2), data=0xFFFF_FFFF_FFFF_FFC5)   # odd
+    await _command(dut, encode("SETMOD", ra=2))
+    await _command(dut, encode("WMMI", rd=3), data=5)                       # R[2 + 1]
+    await _command(dut, encode("WMMI", rd=5), data=1 << 63)
+    await _command(dut, encode("SHLX", rd=5, ra=5, imm=1))
+    await _command(dut, encode("MMX", rd=6, ra=1, rb=2, imm=1))
     for _ in range(4):
         await _command(dut, encode("NOP"))
     await ClockCycles(dut.clk_i, 5)

@@ -428,8 +428,15 @@ module montu_top
   // ---------------------------------------------------------------------------------------
   // Memories
   // ---------------------------------------------------------------------------------------
-  // word address of word idx of register r: r * MaxWords + idx
+  // word address of word idx of register r: r * MaxWords + idx. With MaxWords a power of two
+  // (every unit build but the 576-bit ones) it is the register number above the index's low
+  // bits, no adder in front of the memories' read addresses (#23: the carry chain of r + idx's
+  // top bit sat on the worst path of the pipelined unit); an index is below MaxWords whenever
+  // its word is used (asserted below for the write port).
+  localparam bit          WordsPow2 = (MaxWords & (MaxWords - 1)) == 0;
+  localparam int unsigned Lw        = (MaxWords > 1) ? $clog2(MaxWords) : 1;
   function automatic logic [Aw-1:0] waddr(logic [4:0] r, logic [Jw-1:0] idx);
+    if (WordsPow2 && (MaxWords > 1)) return Aw'({r, idx[Lw-1:0]});
     return Aw'(32'(r) * MaxWords + 32'(idx));
   endfunction
 
@@ -449,6 +456,22 @@ module montu_top
   assign inv_clear = (state_q == StWipe) ? (32'(wipe_q[Aw-1:0]) < MaxWords)
                                          : (dec_ok && dec_q.is_wipe);
 
+  // MMX's second operand is table entry rb + X (X masked to the window width; plain rb for
+  // STARTMMI). ytab_q is that sum for the next instruction word and the next X, registered with
+  // insn_q, so the 5-bit add and the window mask are off port b's read address (#23: they led
+  // the pipelined unit's worst path into u_copy_b). The assertion compares it with the form
+  // of insn_q and win_q in every clock that reads a table entry with it.
+  function automatic logic [4:0] ytab(logic [7:0] t_op, logic [4:0] t_rb, logic [2:0] t_wbits,
+                                      logic [4:0] t_win);
+    return t_rb + (t_win & 5'((6'd1 << t_wbits) - 6'd1) & {5{t_op == OpMmx}});
+  endfunction
+  logic [4:0] ytab_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ytab_q <= '0;
+    else         ytab_q <= ytab(insn_d[SlotOpMsb:SlotOpLsb], insn_d[SlotRbMsb:SlotRbLsb],
+                                insn_d[SlotImmLsb+2:SlotImmLsb], win_d);
+  end
+
   always_comb begin
     // read ports: a streams ra, b streams rb, n streams the modulus (or ra + 1 word)
     if (dec_q.is_rmmi)        raddr_a = waddr(ra, rptr_q);
@@ -459,7 +482,7 @@ module montu_top
     // (the queued product's: its own rb)
     raddr_b = !is_mm  ? waddr(rb, wo_idx) :
               mm_y_ctx ? waddr(mq_rb_q, mm_y_idx) :
-              waddr(rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}}), mm_y_idx);
+              waddr(ytab_q, mm_y_idx);
     raddr_n = is_mm ? waddr(mreg_q, mm_n_idx)
                     : waddr(wo_n_from_ra ? ra : mreg_q, wo_n_idx);
     rf_re   = is_mm ? mm_re : 1'b1;
@@ -876,13 +899,15 @@ module montu_top
 
 `ifdef MONTU_ASSERT_SELFTEST
   // Deliberately broken behaviour, one rule per plusarg, to show each assertion can fire.
-  logic break_one_response, break_rsp_stable, break_rf_exclusive, break_known, rsp_taken_q;
+  logic break_one_response, break_rsp_stable, break_rf_exclusive, break_known, break_ytab;
+  logic rsp_taken_q;
   logic [Word-1:0] never_reset_q;   // no reset: X in a 4-state simulator, random in Verilator
   initial begin
     break_one_response = $test$plusargs("montu_break_one_response");
     break_rsp_stable   = $test$plusargs("montu_break_rsp_stable");
     break_rf_exclusive = $test$plusargs("montu_break_rf_exclusive");
     break_known        = $test$plusargs("montu_break_known_outputs");
+    break_ytab         = $test$plusargs("montu_break_table_entry");
   end
   always_ff @(posedge clk_i) never_reset_q <= never_reset_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -896,12 +921,16 @@ module montu_top
   logic [3:0] rf_we_checked;
   assign rf_we_checked = rf_we_by_engine |
                          {3'b000, break_rf_exclusive && dec_ok && dec_q.is_wmmi}; // two writers
+  logic [4:0] ytab_checked;
+  assign ytab_checked = ytab_q ^ {4'b0000, break_ytab};   // a table entry one off
 `else
   assign rsp_valid_o = rsp_valid_q;
   assign rsp_data_o  = rsp_data_q;
   assign rsp_flags_o = rsp_flags_q;
   logic [3:0] rf_we_checked;
   assign rf_we_checked = rf_we_by_engine;
+  logic [4:0] ytab_checked;
+  assign ytab_checked = ytab_q;
 `endif
 
   montu_top_assert #(
@@ -920,6 +949,13 @@ module montu_top
     .rsp_cycles_i(rsp_cycles_o),
     .rf_we_i     (rf_we_checked),
     .dec_ok_i    (dec_ok),
-    .dec_ok_ref_i((state_q == StDec) && (dec_err == ErrOk))
+    .dec_ok_ref_i((state_q == StDec) && (dec_err == ErrOk)),
+    .tab_read_i  (is_mm && mm_re && !mm_y_ctx),
+    .ytab_i      (ytab_checked),
+    .ytab_ref_i  (rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}})),
+    .widx_ok_i   (!rf_we || wiping || (32'(rf_widx) < MaxWords)),
+    .mm_ridx_ok_i(!(is_mm && mm_re) || ((32'(mm_x_idx) < MaxWords) &&
+                                        (32'(mm_y_idx) < MaxWords) &&
+                                        (32'(mm_n_idx) < MaxWords)))
   );
 endmodule

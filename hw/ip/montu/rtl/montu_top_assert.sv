@@ -4,7 +4,8 @@
 //      outstanding, and a command is accepted only when none is (no command while busy).
 //   2. A response, once valid, holds its valid, data, error, flags and cycles until it is taken.
 //   3. The register file's write port has one owner per cycle: at most one engine writes; the
-//      engines' registered start condition matches the state and the decoded error.
+//      engines' registered start condition matches the state and the decoded error; the
+//      addresses' registered table entry and word indices are what the instruction names.
 //   4. No X on the outputs once reset is released (fires in 4-state simulators; Verilator is
 //      2-state, where tests/rtl compare runs with different random initial states instead).
 //
@@ -27,7 +28,12 @@ module montu_top_assert #(
   input logic [31:0]        rsp_cycles_i,
   input logic [Engines-1:0] rf_we_i,      // each engine's register-file write enable
   input logic               dec_ok_i,     // the unit's registered "decode cycle, no error"
-  input logic               dec_ok_ref_i  // the same from the state and the error code
+  input logic               dec_ok_ref_i, // the same from the state and the error code
+  input logic               tab_read_i,   // port b reads an MMX/STARTMMI operand via ytab_q
+  input logic [4:0]         ytab_i,       // the registered table entry
+  input logic [4:0]         ytab_ref_i,   // rb + (X masked) of the instruction in decode
+  input logic               widx_ok_i,    // a write's word index is below MaxWords
+  input logic               mm_ridx_ok_i  // the multiplier's read indices are below MaxWords
 );
 `ifndef SYNTHESIS
   // `disable iff (!checking)` samples the asynchronous reset synchronously, by design
@@ -82,6 +88,17 @@ module montu_top_assert #(
       dec_ok_i == dec_ok_ref_i)
     else $error("montu_top: dec_ok disagrees with the state and the decoded error");
 
+  // 3c. the register file's addresses: MMX's registered table entry is the instruction's own
+  //     when port b reads with it; every word index that reaches an address is below MaxWords
+  //     (with MaxWords a power of two the address is {register, index's low bits})
+  TableEntryRegistered: assert property (@(posedge clk_i) disable iff (!checking)
+      tab_read_i |-> (ytab_i == ytab_ref_i))
+    else $error("montu_top: ytab_q is not rb + X of the instruction that reads with it");
+  WriteIndexInRange: assert property (@(posedge clk_i) disable iff (!checking) widx_ok_i)
+    else $error("montu_top: a register-file write with a word index >= MaxWords");
+  MulReadIndexInRange: assert property (@(posedge clk_i) disable iff (!checking) mm_ridx_ok_i)
+    else $error("montu_top: a multiplier read with a word index >= MaxWords");
+
   // 4. no X on the outputs after reset
   OutputsKnown: assert property (@(posedge clk_i) disable iff (!checking)
       !$isunknown({cmd_ready_i, rsp_valid_i}) &&
@@ -92,6 +109,7 @@ module montu_top_assert #(
   logic unused_inputs;
   assign unused_inputs = ^{clk_i, rst_ni, cmd_valid_i, cmd_ready_i, rsp_valid_i, rsp_ready_i,
                            rsp_data_i, rsp_err_i, rsp_flags_i, rsp_cycles_i, rf_we_i,
-                           dec_ok_i, dec_ok_ref_i};
+                           dec_ok_i, dec_ok_ref_i, tab_read_i, ytab_i, ytab_ref_i, widx_ok_i,
+                           mm_ridx_ok_i};
 `endif
 endmodule
