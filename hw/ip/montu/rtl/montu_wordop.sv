@@ -136,8 +136,17 @@ module montu_wordop
   logic          issuing, iss_last_word, iss_last;
   ctl_t          ctl_a_q;
 
+  // W - 1, registered: s_i changes only with SETMMI, two clocks or more before any start_i, so
+  // the last-word test compares two registers (#23: s_i - 1's carry chain led the pipelined
+  // unit's worst path, into the response capture)
+  logic [Jw-1:0] s_last_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) s_last_q <= '0;
+    else         s_last_q <= s_i - Jw'(1);
+  end
+
   assign issuing       = start_i | iss_q;
-  assign iss_last_word = (j_q == s_i - Jw'(1));
+  assign iss_last_word = (j_q == s_last_q);
   assign iss_last      = issuing & iss_last_word & (pass_q | ~(two_pass | interleave));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -570,4 +579,21 @@ module montu_wordop
     flags_o    = dw_q.st.fl;
     flags_we_o = (done_o && !direct) ? dw_q.st.fl_we : 4'b0;   // LDZ, LDONE: none
   end
+
+`ifndef SYNTHESIS
+  // the registered W - 1 is the current one whenever words issue; checked from the first reset
+  // on (before it the flip-flops hold whatever the simulator started them with: the declaration's
+  // initial value, simulation only, then the first reset sets reset_seen_q)
+  /* verilator lint_off SYNCASYNCNET */
+  /* verilator lint_off PROCASSINIT */
+  logic reset_seen_q = 1'b0;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) reset_seen_q <= 1'b1;
+  end
+  /* verilator lint_on PROCASSINIT */
+  LastWordRegistered: assert property (@(posedge clk_i) disable iff (!(rst_ni && reset_seen_q))
+      issuing |-> (s_last_q == s_i - Jw'(1)))
+    else $error("montu_wordop: W changed less than a clock before a word instruction");
+  /* verilator lint_on SYNCASYNCNET */
+`endif
 endmodule
