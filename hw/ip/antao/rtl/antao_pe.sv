@@ -1,7 +1,7 @@
 // One processing element of the antao ring (Antão & Sousa, Fig. 4): channel e of both RNS bases.
 //
 //   RAM      Depth x W words: read ports a, b (synchronous: addresses in stage 0, data in
-//            stage 1), write port d (stage S+2); an inferred memory (block/distributed RAM)
+//            stage 1), write port d (stage S+2); two montu_ram_1r1w (block RAM), one per read port
 //   X, Y, Z  the operand multiplexers (stage 1): X in {A, R, IN, ALPHA}, Y in {B, 1, 0, IN},
 //            Z in {0, A, B, m - B, IN, m - A} (m - x taken mod 2^AccBits)
 //   X * Y    the binary multiplier (antao_mul: limb products registered, then the sum), stages 1 .. S
@@ -61,18 +61,27 @@ module antao_pe
   // ---------------------------------------------------------------------------------------
   // RAM
   // ---------------------------------------------------------------------------------------
-  logic [W-1:0]  mem_q [Depth];
+  // One copy per read port, written together (montu_ram_1r1w: plain block RAM). A read of the
+  // word being written in the same clock is undefined there, as in the DP16KD, and no
+  // instruction uses one: an instruction writes the RAM at the end of its stage S + 2, L - 1
+  // steps after its issue, and the RAM interlock (antao_seq) holds a reader of that word until
+  // the writer issued L steps or more before, so the read comes a step after the write at the
+  // earliest. The simulation model returns such a read inverted, so a use of one fails the
+  // benches. (Before, one array read in the same always_ff as its write: Yosys emulated the
+  // "old word" read with registers on every write input and a bypass behind every read port,
+  // #21: 1,710 flip-flops of the RSA-512 build, its deepest group.)
   logic [W-1:0]  ram_a_q, ram_b_q, wdata;
   logic [AW-1:0] waddr;
   logic          we;
 
-  always_ff @(posedge clk_i) begin
-    if (we) mem_q[waddr] <= wdata;
-    if (step_i) begin
-      ram_a_q <= mem_q[ra_i];
-      ram_b_q <= mem_q[rb_i];
-    end
-  end
+  montu_ram_1r1w #(.Width(W), .Depth(Depth)) u_ram_a (
+    .clk_i, .we_i(we), .waddr_i(waddr), .wdata_i(wdata), .re_i(step_i), .raddr_i(ra_i),
+    .rdata_o(ram_a_q)
+  );
+  montu_ram_1r1w #(.Width(W), .Depth(Depth)) u_ram_b (
+    .clk_i, .we_i(we), .waddr_i(waddr), .wdata_i(wdata), .re_i(step_i), .raddr_i(rb_i),
+    .rdata_o(ram_b_q)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Stage 1: operands, ring register, channel constants

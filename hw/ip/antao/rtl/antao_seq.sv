@@ -86,21 +86,22 @@ module antao_seq
   // ---------------------------------------------------------------------------------------
   // Microcode memory
   // ---------------------------------------------------------------------------------------
-  logic [63:0]          uc_lo_q [UcodeDepth];
-  logic [15:0]          uc_hi_q [UcodeDepth];
+  // Two montu_ram_1r1w (block RAM), bits 63:0 and 79:64. UCW writes only while no run is on
+  // (the shell takes no command during one) and a run reads only from its start (the RUN's
+  // decode clock) on, so no read meets a write of the same clock.
   logic [63:0]          ins_lo_q;
   logic [15:0]          ins_hi_q;
   logic [UAW-1:0]       uc_raddr;
   uinsn_t               ins;
 
-  always_ff @(posedge clk_i) begin
-    if (uc_we_lo_i) uc_lo_q[uc_waddr_i] <= uc_wdata_i;
-    if (uc_we_hi_i) uc_hi_q[uc_waddr_i] <= uc_wdata_i[15:0];
-    if (start_i || step_i) begin
-      ins_lo_q <= uc_lo_q[uc_raddr];
-      ins_hi_q <= uc_hi_q[uc_raddr];
-    end
-  end
+  montu_ram_1r1w #(.Width(64), .Depth(UcodeDepth)) u_uc_lo (
+    .clk_i, .we_i(uc_we_lo_i), .waddr_i(uc_waddr_i), .wdata_i(uc_wdata_i),
+    .re_i(start_i || step_i), .raddr_i(uc_raddr), .rdata_o(ins_lo_q)
+  );
+  montu_ram_1r1w #(.Width(16), .Depth(UcodeDepth)) u_uc_hi (
+    .clk_i, .we_i(uc_we_hi_i), .waddr_i(uc_waddr_i), .wdata_i(uc_wdata_i[15:0]),
+    .re_i(start_i || step_i), .raddr_i(uc_raddr), .rdata_o(ins_hi_q)
+  );
   assign ins = uinsn_t'({ins_hi_q, ins_lo_q});
 
   // ---------------------------------------------------------------------------------------
