@@ -144,7 +144,6 @@ module montu_top
     logic       word_op;     // runs on montu_wordop
     logic       writes_rd;
     logic       is_mm;       // STARTMMI or MMX: montu_mont
-    logic       is_mmx;
     logic       is_minv;
     logic       is_wmmi;
     logic       is_wipe;
@@ -170,7 +169,6 @@ module montu_top
     d.modular   = attr.needs_modulus;
     d.writes_rd = attr.uses_rd;    // every instruction that names rd writes it
     d.is_mm     = (d_op == OpStartmmi) || (d_op == OpMmx);
-    d.is_mmx    = (d_op == OpMmx);
     d.is_minv   = (d_op == OpMinv);
     d.is_wmmi   = (d_op == OpWmmi);
     d.is_wipe   = (d_op == OpWipe);
@@ -952,7 +950,7 @@ module montu_top
     .dec_ok_ref_i((state_q == StDec) && (dec_err == ErrOk)),
     .tab_read_i  (is_mm && mm_re && !mm_y_ctx),
     .ytab_i      (ytab_checked),
-    .ytab_ref_i  (rb + (win_q & 5'((6'd1 << imm[2:0]) - 6'd1) & {5{dec_q.is_mmx}})),
+    .ytab_ref_i  (ytab(op, rb, imm[2:0], win_q)),
     .widx_ok_i   (!rf_we || wiping || (32'(rf_widx) < MaxWords)),
     .mm_ridx_ok_i(!(is_mm && mm_re) || ((32'(mm_x_idx) < MaxWords) &&
                                         (32'(mm_y_idx) < MaxWords) &&
