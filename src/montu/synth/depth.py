@@ -116,6 +116,7 @@ class Netlist:
         self.ports: dict[str, dict] = module.get("ports") or {}
         self.fanout: dict[int, int] = defaultdict(int)
         self.driver_type: dict[int, str] = {}   # the type of the cell that drives a net bit
+        self.driver_source: dict[int, str] = {}  # file:line of that cell ("" for none)
         for cell in self.cells.values():
             for port, bits in cell.get("connections", {}).items():
                 direction = cell.get("port_directions", {}).get(port)
@@ -126,6 +127,8 @@ class Netlist:
                         self.fanout[bit] += 1
                     elif direction == "output":
                         self.driver_type.setdefault(bit, cell.get("type", "?"))
+                        self.driver_source.setdefault(bit, short_source(
+                            str((cell.get("attributes") or {}).get("src", ""))))
 
     def name(self, bit: int) -> str:
         return self.names.get(bit, f"${bit}")
@@ -341,9 +344,12 @@ def describe_path(net: Netlist, bits: list[int]) -> str:
     synthesis kept neither (`rename -enumerate` builds, wide multiplexers), the type of the cell
     that drives the step, with a count (`LUT4 x3`), so the path's shape still shows."""
     labels: list[tuple[str, bool]] = []     # (text, from the RTL)
-    for bit in bits:
+    for position, bit in enumerate(bits):
         name = _INDEX.sub("", net.name(bit))
         step = name if is_rtl_name(name) else net.source.get(bit, "")
+        if not step and position == 0 and net.driver_source.get(bit):
+            # an unnamed start: the register's always_ff block says where the path begins
+            step = f"{net.driver_type.get(bit, '?')} of {net.driver_source[bit]}"
         label = (step, True) if step else (net.driver_type.get(bit, ""), False)
         if label[0]:
             labels.append(label)

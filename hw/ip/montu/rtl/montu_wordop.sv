@@ -256,17 +256,42 @@ module montu_wordop
   // +-A, h_k of k*N), so E_i >= 0 iff q_i + base_i >= 0. Pass 1 latches the signs of E_1 .. E_6
   // (s is their number of ones); pass 2 recomputes every chain and writes Elow_s word by word.
   // ---------------------------------------------------------------------------------------
-  logic [1:0] lin_mag_a, lin_mag_b;      // |ca|, |cb|
-  logic       lin_neg_a, lin_neg_b;
-  logic [2:0] lin_o;                     // o
+  // The constants' signs, magnitudes and o, decoded from ca_i and cb_i at start and registered
+  // (the constants are held for the command, and no word reaches stage B before the cycle after
+  // start_i in either build): stages B and C then select from flip-flops (#23: the negate and
+  // add that formed o from the instruction register led the pipelined unit's worst path, into
+  // the P_i adders of stage C through the 7:1 multiplexer of k*N).
+  typedef struct packed {
+    logic       neg_a, neg_b;
+    logic [1:0] mag_a, mag_b;   // |ca|, |cb|
+    logic [2:0] o;
+  } lin_cfg_t;
 
-  always_comb begin
-    lin_neg_a = ca_i[3];
-    lin_neg_b = cb_i[3];
-    lin_mag_a = 2'(lin_neg_a ? (4'd0 - ca_i) : ca_i);
-    lin_mag_b = 2'(lin_neg_b ? (4'd0 - cb_i) : cb_i);
-    lin_o     = 3'(lin_neg_a ? lin_mag_a : 2'd0) + 3'(lin_neg_b ? lin_mag_b : 2'd0);
+  function automatic lin_cfg_t lin_decode(logic [3:0] ca, logic [3:0] cb);
+    lin_cfg_t c;
+    c.neg_a = ca[3];
+    c.neg_b = cb[3];
+    c.mag_a = 2'(c.neg_a ? (4'd0 - ca) : ca);
+    c.mag_b = 2'(c.neg_b ? (4'd0 - cb) : cb);
+    c.o     = 3'(c.neg_a ? c.mag_a : 2'd0) + 3'(c.neg_b ? c.mag_b : 2'd0);
+    return c;
+  endfunction
+
+  lin_cfg_t   lin_q;
+  logic [1:0] lin_mag_a, lin_mag_b;
+  logic       lin_neg_a, lin_neg_b;
+  logic [2:0] lin_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)      lin_q <= '0;
+    else if (start_i) lin_q <= lin_decode(ca_i, cb_i);
   end
+
+  assign lin_neg_a = lin_q.neg_a;
+  assign lin_neg_b = lin_q.neg_b;
+  assign lin_mag_a = lin_q.mag_a;
+  assign lin_mag_b = lin_q.mag_b;
+  assign lin_o     = lin_q.o;
 
   // ---------------------------------------------------------------------------------------
   // Stage B: V, the one-pass results, k*N, |ca|*a and |cb|*b
@@ -594,6 +619,10 @@ module montu_wordop
   LastWordRegistered: assert property (@(posedge clk_i) disable iff (!(rst_ni && reset_seen_q))
       issuing |-> (s_last_q == s_i - Jw'(1)))
     else $error("montu_wordop: W changed less than a clock before a word instruction");
+  // MLIN's registered constants are the instruction's whenever a word is in stage B or C
+  LinConstantsRegistered: assert property (@(posedge clk_i) disable iff (!(rst_ni && reset_seen_q))
+      (ab_q.ctl.v || bc_q.ctl.v) |-> (lin_q == lin_decode(ca_i, cb_i)))
+    else $error("montu_wordop: MLIN's constants changed while its words were in flight");
   /* verilator lint_on SYNCASYNCNET */
 `endif
 endmodule
