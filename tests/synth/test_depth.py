@@ -69,6 +69,16 @@ def test_a_path_without_names_shows_its_cells() -> None:
     assert describe_path(net, path_of(net, b, arrivals)) == "a_q -> LUT4 x3 -> x.sv:42"
 
 
+def test_an_unnamed_start_register_is_told_by_its_always_ff_block() -> None:
+    # the start flip-flop's Q net has only an autoname: the path names the flip-flop's block
+    cells = {"fa": _ff(20, 10), "l1": _lut([10], 11), "fb": _ff(11, 17)}
+    cells["fa"]["attributes"] = {"src": "rtl/top.sv:819.3-851.6"}
+    net = Netlist(_netlist(cells, {"$auto$q": [10], "$auto$1": [11], "b_q": [17], "a_d": [20]}))
+    eps, arrivals = analyse(net)
+    b = next(g for g in groups(eps) if g.name == "b_q (D)").worst
+    assert describe_path(net, path_of(net, b, arrivals)) == "TRELLIS_FF of top.sv:819 -> LUT4"
+
+
 def test_a_carry_chain_adds_little_per_cell_and_no_routing() -> None:
     # q0..q7 feed a four-cell chain; the top sum bit lands in s_q
     cells = {f"f{i}": _ff(100 + i, i + 10) for i in range(8)}
