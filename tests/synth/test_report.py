@@ -243,7 +243,24 @@ def test_a_build_that_does_not_fit_is_listed_with_its_cells_and_gives_no_time(tm
          "note": unfit["fmax_stage"]}]})
     text = performance.generate(results_dir=results,
                                 output=tmp_path / "docs" / "performance.md").read_text()
-    assert "| yeh | NBits 2048 | 30,000 |" in text and "| does not fit |" in text
+    # (the fixture's RTL digest is not the checkout's: the build is marked as older RTL)
+    assert "| yeh † | NBits 2048 | 30,000 |" in text and "| does not fit |" in text
     # the unit run that does not fit gives no time (no division by a missing fmax)
     assert performance.find_run({"runs": [unit_run_unfit]}, Word=64, Lanes=2) is None
     assert performance.fmax_text(unfit) == "does not fit"
+
+
+def test_an_engine_build_on_older_rtl_is_marked_and_the_current_one_is_not():
+    from montu.report.performance import engines_section
+
+    def run(engine: str, rtl: str) -> dict:
+        return {"config": {"engine": engine, "W": 64}, "cells": {"LUT4": 10}, "fmax_mhz": 50.0,
+                "fmax_stage": "post-route", "device": {}, "rtl_sha256": rtl}
+
+    synth = {"runs": [run("antao", "old"), run("verma", "now")]}
+    text = engines_section({"backend": "sim", "rows": []}, synth, {"antao": "new", "verma": "now"})
+    rows = [line for line in text.splitlines() if line.startswith("| antao") or line.startswith("| verma")]
+    assert rows[0].startswith("| antao †") and rows[1].startswith("| verma |")
+    assert "earlier revision of the engine's RTL" in text
+    # without digests (no hardware tree) nothing is marked
+    assert "†" not in engines_section({"backend": "sim", "rows": []}, synth)

@@ -913,8 +913,10 @@ PAPER_FIGURES = {
 }
 
 
-def engines_section(engines: dict | None, synth: dict | None) -> str:
-    """The other papers' engines beside the unit: `montu bench engines` and their synthesis."""
+def engines_section(engines: dict | None, synth: dict | None,
+                    engine_rtl: dict[str, str] | None = None) -> str:
+    """The other papers' engines beside the unit: `montu bench engines` and their synthesis.
+    engine_rtl: each engine's current RTL digest; a build measured on another one is marked †."""
     lines = ["## Engines: the five papers side by side", ""]
     if not engines:
         return "\n".join(lines + ["No bench/results/engines.json yet: run `montu bench engines`.", ""])
@@ -945,17 +947,23 @@ def engines_section(engines: dict | None, synth: dict | None) -> str:
         for r in built:
             c = r["cells"]
             params = ", ".join(f"{k} {v}" for k, v in r["config"].items() if k != "engine")
-            srows.append([r["config"]["engine"], params, f"{c.get('LUT4', 0):,}", f"{c.get('CCU2C', 0):,}",
+            name = r["config"]["engine"]
+            now = (engine_rtl or {}).get(name)
+            srows.append([name + _older(r, now), params, f"{c.get('LUT4', 0):,}", f"{c.get('CCU2C', 0):,}",
                           f"{c.get('TRELLIS_FF', 0):,}", c.get("MULT18X18D", 0), c.get("DP16KD", 0),
                           fmax_text(r)])
         lines += [table(["engine", "build", "LUT4", "CCU2C", "FF", "MULT18X18D", "DP16KD", "fmax"],
                         srows), ""]
+        if any(row[0].endswith("†") for row in srows):
+            lines += ["† measured on an earlier revision of the engine's RTL (rerun `montu synth "
+                      "--engine NAME --param …` for it).", ""]
     for name, text in PAPER_FIGURES.items():
         lines += [f"**{name}, as published.** {text}", ""]
     return "\n".join(lines)
 
 
-def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None) -> str:
+def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None,
+           engine_rtl: dict[str, str] | None = None) -> str:
     unit, rsa, ecc, synth = (results.get(k) for k in ("unit", "rsa", "ecc", "synth"))
     parts = [
         "# Montu performance",
@@ -981,12 +989,27 @@ def render(results: dict[str, Any], img: Path, img_rel: str, rtl_now: str | None
         bench_section("RSA", "montu bench rsa", rsa, synth, img, img_rel),
         bench_section("ECC", "montu bench ecc", ecc, synth, img, img_rel),
         area_time_section(synth, img, img_rel),
-        engines_section(results.get("engines"), synth),
+        engines_section(results.get("engines"), synth, engine_rtl),
         soc_section(results.get("soc"), table),
         references_section(unit, synth),
         REGENERATE,
     ]
     return "\n".join(parts).rstrip() + "\n"
+
+
+def _engine_digests() -> dict[str, str]:
+    """The current RTL digest of every registered engine's core (as `montu synth --engine`
+    records it), for the engines whose sources are present."""
+    from montu import engines, hw
+    from montu.synth.results import rtl_digest
+
+    digests = {}
+    for name in engines.names():
+        try:
+            digests[name] = rtl_digest(hw.sources(engines.get(name).core))
+        except hw.CoreError:
+            continue
+    return digests
 
 
 def generate(results_dir: Path | None = None, output: Path | None = None) -> Path:
@@ -1005,7 +1028,7 @@ def generate(results_dir: Path | None = None, output: Path | None = None) -> Pat
     except hw.CoreError:        # no hardware tree (an installed package without the checkout)
         rtl_now = None
     img = output.parent / "img"
-    text = render(results, img, "img", rtl_now)
+    text = render(results, img, "img", rtl_now, _engine_digests())
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text)
     return output
