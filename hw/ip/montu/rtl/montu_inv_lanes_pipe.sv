@@ -189,21 +189,66 @@ module montu_inv_lanes_pipe
   end
 
   // One write port: word j-1 from L3 (j >= 1), or word W-1 and the extensions from the tail.
+  // Its controls are registered from the stages before L3 and the tail (a control word moves
+  // one stage per clock), so they leave the lanes from flip-flops: montu_inv's write-source
+  // selects of the four lane memories are one LUT from them (#23: l3_write's index compare
+  // and the tail multiplexers led the pipelined unit's worst path, into the memories' write
+  // data). The same values in the same cycles as the combinational form (asserted below).
+  typedef struct packed {
+    logic          wr, tail, fix, side;
+    logic [Aw-1:0] idx;
+  } wport_t;
+  wctl_t  ctl_pre_l3;
+  wport_t wport_q;
+  logic   tail_next;
+  assign ctl_pre_l3 = ctl_q[InDelay + MacLat - 2];
+  assign tail_next  = ctl_ca.valid && ctl_ca.last;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wport_q <= '0;
+    end else begin
+      wport_q.tail <= tail_next;
+      wport_q.wr   <= (ctl_pre_l3.valid && (ctl_pre_l3.j != '0)) || tail_next;
+      wport_q.fix  <= tail_next ? ctl_ca.fix  : ctl_pre_l3.fix;
+      wport_q.side <= tail_next ? ctl_ca.side : ctl_pre_l3.side;
+      wport_q.idx  <= tail_next ? ctl_ca.j    : ctl_pre_l3.jm1;
+    end
+  end
+
   assign l3_write   = ctl_l3.valid && (ctl_l3.j != '0);
-  assign tail       = ctl_tail.valid && ctl_tail.last;
-  assign wr_o       = l3_write || tail;
-  assign wr_idx_o   = tail ? ctl_tail.j    : ctl_l3.jm1;
-  assign wr_last_o  = tail;
-  assign wr_fix_o   = tail ? ctl_tail.fix  : ctl_l3.fix;
-  assign wr_side_o  = tail ? ctl_tail.side : ctl_l3.side;
+  assign tail       = wport_q.tail;
+  assign wr_o       = wport_q.wr;
+  assign wr_idx_o   = wport_q.idx;
+  assign wr_last_o  = wport_q.tail;
+  assign wr_fix_o   = wport_q.fix;
+  assign wr_side_o  = wport_q.side;
   assign wr_a_o     = tail ? rt_lane1 : r3_lane1;
   assign wr_b_o     = tail ? rt_lane2 : r3_lane2;
   assign wr_ext_a_o = e_sh1;
   assign wr_ext_b_o = e_sh2;
   assign wr_x_o     = xw_q;
 
+`ifndef SYNTHESIS
+  logic chk_q;   // out of reset
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) chk_q <= 1'b0;
+    else         chk_q <= 1'b1;
+  end
+  logic tail_now;
+  assign tail_now = ctl_tail.valid && ctl_tail.last;
+  WritePortRegistered: assert property (@(posedge clk_i) disable iff (!chk_q)
+      (wport_q.tail == tail_now) && (wport_q.wr == (l3_write || tail_now))
+      && (!wport_q.wr || ((wport_q.idx == (tail_now ? ctl_tail.j : ctl_l3.jm1))
+                          && (wport_q.fix == (tail_now ? ctl_tail.fix : ctl_l3.fix))
+                          && (wport_q.side == (tail_now ? ctl_tail.side : ctl_l3.side)))))
+    else $error("montu_inv_lanes_pipe: the registered write port is not L3's or the tail's");
+`endif
+
   logic unused_ctl;
-  assign unused_ctl = ^{ctl_ca.j, ctl_ca.jm1, ctl_ca.fix, ctl_ca.sub2, ctl_ca.side, ctl_ca.t,
-                        ctl_in.last, ctl_in.jm1, ctl_in.side, ctl_tail.jm1, ctl_tail.sub2,
-                        ctl_l3.last, ctl_l3.sub2};
+  assign unused_ctl = ^{ctl_ca.jm1, ctl_ca.sub2, ctl_ca.t, ctl_pre_l3.last, ctl_pre_l3.sub2,
+                        ctl_pre_l3.t, ctl_in.last, ctl_in.jm1, ctl_in.side, ctl_tail.jm1,
+                        ctl_tail.sub2, ctl_tail.j, ctl_tail.fix, ctl_tail.side, ctl_tail.valid,
+                        ctl_tail.last, ctl_l3.last, ctl_l3.sub2, ctl_l3.jm1, ctl_l3.fix,
+                        ctl_l3.side, l3_write};
 endmodule

@@ -68,12 +68,61 @@ module montu_wordop
   // ---------------------------------------------------------------------------------------
   // Instruction classes
   // ---------------------------------------------------------------------------------------
-  logic two_pass, interleave, direct, writes;
-  always_comb begin
-    two_pass   = (op_i == OpMadd) || (op_i == OpMsub) || (op_i == OpMdbl) || (op_i == OpMlin);
-    interleave = (op_i == OpCswap);
-    direct     = (op_i == OpLdz) || (op_i == OpLdone);
-    writes     = (op_i != OpCmp);
+  // Decoded from op_i once, at start, and registered (op_i is held for the command): after the
+  // start cycle every select comes from a flip-flop, and stages B and C select by a 4-bit kind
+  // (one LUT per compare) instead of the 8-bit opcode (#23: the decode put 7-8 LUT levels
+  // between the instruction register and the issue counters and stage B's result register).
+  // Only the start cycle itself decodes op_i (start_dec).
+  typedef enum logic [3:0] {
+    KMov, KAdd, KSub, KShl1, KShr1, KShlw, KShlx, KShrw, KCmp, KMadd, KMsub, KMdbl, KMlin, KCswap
+  } kind_e;
+
+  typedef struct packed {
+    logic  two_pass;     // MADD MSUB MDBL MLIN
+    logic  interleave;   // CSWAP
+    logic  direct;       // LDZ LDONE
+    logic  writes;       // all but CMP
+    logic  ldone;
+    logic  signed_fl;    // SADD SSUB: they also set Neg
+    logic  mod3;         // MADD, MSUB, MDBL: D or V by the select bit
+    kind_e kind;         // what stages B and C compute (ADD/SADD and SUB/SSUB share one)
+  } cls_t;
+
+  function automatic cls_t op_class(logic [7:0] op);
+    cls_t c;
+    c            = '0;
+    c.two_pass   = (op == OpMadd) || (op == OpMsub) || (op == OpMdbl) || (op == OpMlin);
+    c.interleave = (op == OpCswap);
+    c.direct     = (op == OpLdz) || (op == OpLdone);
+    c.writes     = (op != OpCmp);
+    c.ldone      = (op == OpLdone);
+    c.signed_fl  = (op == OpSadd) || (op == OpSsub);
+    c.mod3       = (op == OpMadd) || (op == OpMsub) || (op == OpMdbl);
+    unique case (op)
+      OpAdd, OpSadd: c.kind = KAdd;
+      OpSub, OpSsub: c.kind = KSub;
+      OpShl1:        c.kind = KShl1;
+      OpShr1:        c.kind = KShr1;
+      OpShlw:        c.kind = KShlw;
+      OpShlx:        c.kind = KShlx;
+      OpShrw:        c.kind = KShrw;
+      OpCmp:         c.kind = KCmp;
+      OpMadd:        c.kind = KMadd;
+      OpMsub:        c.kind = KMsub;
+      OpMdbl:        c.kind = KMdbl;
+      OpMlin:        c.kind = KMlin;
+      OpCswap:       c.kind = KCswap;
+      default:       c.kind = KMov;   // MOV (LDZ and LDONE never reach the stages)
+    endcase
+    return c;
+  endfunction
+
+  cls_t start_dec, cls_q;
+  assign start_dec = op_class(op_i);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)      cls_q <= '0;
+    else if (start_i) cls_q <= start_dec;
   end
 
   // ---------------------------------------------------------------------------------------
@@ -133,7 +182,7 @@ module montu_wordop
   // ---------------------------------------------------------------------------------------
   logic          iss_q, pass_q;
   logic [Jw-1:0] j_q;
-  logic          issuing, iss_last_word, iss_last;
+  logic          issuing, iss_last_word;
   ctl_t          ctl_a_q;
 
   // W - 1, registered: s_i changes only with SETMMI, two clocks or more before any start_i, so
@@ -145,9 +194,21 @@ module montu_wordop
     else         s_last_q <= s_i - Jw'(1);
   end
 
-  assign issuing       = start_i | iss_q;
-  assign iss_last_word = (j_q == s_last_q);
-  assign iss_last      = issuing & iss_last_word & (pass_q | ~(two_pass | interleave));
+  // w1_q: W = 1, registered like s_last_q
+  logic w1_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) w1_q <= 1'b0;
+    else         w1_q <= (s_i == Jw'(1));
+  end
+
+  // After the start cycle (iss_q) the issue follows the registered classes. In the start cycle
+  // j_q = 0 and pass_q = 0 (asserted below), so word 0 of pass 0 issues and the next state
+  // depends only on start_dec and W = 1.
+  logic iss_last_run, iss_last_start;
+  assign issuing        = start_i | iss_q;
+  assign iss_last_word  = (j_q == s_last_q);
+  assign iss_last_run   = iss_q & iss_last_word & (pass_q | ~(cls_q.two_pass | cls_q.interleave));
+  assign iss_last_start = start_i & w1_q & ~(start_dec.two_pass | start_dec.interleave);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -156,13 +217,16 @@ module montu_wordop
       j_q     <= '0;
       ctl_a_q <= '0;
     end else begin
-      if (start_i) iss_q <= 1'b1;
-      if (issuing) begin
-        if (iss_last) begin
+      if (start_i) begin
+        iss_q  <= ~iss_last_start;
+        j_q    <= (w1_q || start_dec.interleave) ? '0 : Jw'(1);
+        pass_q <= start_dec.interleave || (w1_q && start_dec.two_pass);
+      end else if (iss_q) begin
+        if (iss_last_run) begin
           iss_q  <= 1'b0;
           j_q    <= '0;
           pass_q <= 1'b0;
-        end else if (interleave) begin
+        end else if (cls_q.interleave) begin
           pass_q <= ~pass_q;
           if (pass_q) j_q <= j_q + Jw'(1);
         end else if (iss_last_word) begin
@@ -172,28 +236,14 @@ module montu_wordop
           j_q <= j_q + Jw'(1);
         end
       end
-      ctl_a_q.v     <= issuing & ~direct;
+      ctl_a_q.v     <= start_i ? ~start_dec.direct : (iss_q & ~cls_q.direct);
       ctl_a_q.pass  <= pass_q;
       ctl_a_q.j     <= j_q;
       ctl_a_q.first <= (j_q == '0);
       ctl_a_q.last  <= iss_last_word;
-      ctl_a_q.fin   <= iss_last & ~direct;
+      ctl_a_q.fin   <= start_i ? (iss_last_start & ~start_dec.direct)
+                               : (iss_last_run & ~cls_q.direct);
     end
-  end
-
-  // The classes stages C and D select by, registered at start (op_i is held for the command,
-  // and no word reaches stage C before the cycle after start_i in either build): their result
-  // multiplexers then select from flip-flops instead of decoding the 8-bit opcode.
-  typedef struct packed {
-    logic mod3;   // MADD, MSUB, MDBL: D or V by the select bit
-    logic mlin;
-    logic msub;
-  } late_cls_t;
-  late_cls_t cls_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)      cls_q <= '0;
-    else if (start_i) cls_q <= '{mod3: (op_i == OpMadd) || (op_i == OpMsub) || (op_i == OpMdbl),
-                                 mlin: (op_i == OpMlin), msub: (op_i == OpMsub)};
   end
 
   // ---------------------------------------------------------------------------------------
@@ -327,10 +377,10 @@ module montu_wordop
     shx    = (a << shamt_i) | (first ? {Word{1'b0}} : (prevw_q >> (7'(Word) - 7'(shamt_i))));
 
     // V of the two-pass instructions
-    unique case (op_i)
-      OpMadd:  v = gf2m_i ? (a ^ b) : sum_ab[Word-1:0];
-      OpMsub:  v = gf2m_i ? (a ^ b) : dif_ab[Word-1:0];
-      OpMdbl:  v = shl;
+    unique case (cls_q.kind)
+      KMadd: v = gf2m_i ? (a ^ b) : sum_ab[Word-1:0];
+      KMsub: v = gf2m_i ? (a ^ b) : dif_ab[Word-1:0];
+      KMdbl: v = shl;
       default: v = a;
     endcase
 
@@ -339,30 +389,30 @@ module montu_wordop
     cbit_d = first ? a[0] : cbit_q;
     fl     = '0;
     fl_we  = '0;
-    unique case (op_i)
-      OpAdd, OpSadd, OpSub, OpSsub: begin   // C: carry (ADD) or borrow (SUB)
-        add_sub        = (op_i == OpSub || op_i == OpSsub) ? dif_ab : sum_ab;
+    unique case (cls_q.kind)
+      KAdd, KSub: begin   // C: carry (ADD) or borrow (SUB)
+        add_sub        = (cls_q.kind == KSub) ? dif_ab : sum_ab;
         r              = gf2m_i ? (a ^ b) : add_sub[Word-1:0];
         c1_d           = gf2m_i ? 1'b0 : add_sub[Word];
         fl[FlagC]      = c1_d;
         fl[FlagNeg]    = gf2m_i ? 1'b0 : r[Word-1];
         fl_we[FlagC]   = 1'b1;
-        fl_we[FlagNeg] = (op_i == OpSadd || op_i == OpSsub);
+        fl_we[FlagNeg] = cls_q.signed_fl;
       end
-      OpShl1: begin
+      KShl1: begin
         r = shl;
         fl[FlagC]    = a[Word-1];
         fl_we[FlagC] = 1'b1;
       end
-      OpShr1: begin
+      KShr1: begin
         r = shr;
         fl[FlagC]    = cbit_d;
         fl_we[FlagC] = 1'b1;
       end
-      OpShlw: r = first ? '0 : prevw_q;
-      OpShlx: r = shx;
-      OpShrw: r = ab_q.ctl.last ? '0 : n;
-      OpCmp: begin
+      KShlw: r = first ? '0 : prevw_q;
+      KShlx: r = shx;
+      KShrw: r = ab_q.ctl.last ? '0 : n;
+      KCmp: begin
         r    = a;
         c1_d = dif_ab[Word];
         fl[FlagEq]    = eq_d;
@@ -370,17 +420,17 @@ module montu_wordop
         fl_we[FlagEq] = 1'b1;
         fl_we[FlagLt] = 1'b1;
       end
-      OpMadd: begin
+      KMadd: begin
         r    = v;
         c1_d = gf2m_i ? 1'b0 : sum_ab[Word];
       end
-      OpMsub: begin
+      KMsub: begin
         r    = v;
         c1_d = dif_ab[Word];
       end
-      OpMdbl:  r = v;
-      OpMlin:  r = (ca_i[0] ? a : '0) ^ (cb_i[0] ? b : '0);   // GF(2^m); GF(p) writes E_s
-      OpCswap: r = ab_q.ctl.pass ? hold_q : (cond_i ? b : a);
+      KMdbl:   r = v;
+      KMlin:   r = (ca_i[0] ? a : '0) ^ (cb_i[0] ? b : '0);   // GF(2^m); GF(p) writes E_s
+      KCswap:  r = ab_q.ctl.pass ? hold_q : (cond_i ? b : a);
       default: r = a;   // MOV (LDZ and LDONE never come here)
     endcase
 
@@ -423,7 +473,7 @@ module montu_wordop
     bc_d.ctl  = ab_q.ctl;
     bc_d.st   = '{fl: fl, fl_we: fl_we, win: 5'(a >> (7'(Word) - 7'(shamt_i)))};
     bc_d.x    = r;
-    bc_d.vc   = (op_i == OpMdbl) ? a[Word-1] : c1_d;
+    bc_d.vc   = (cls_q.kind == KMdbl) ? a[Word-1] : c1_d;
     bc_d.sa   = da ^ {Word{lin_neg_a}};
     bc_d.sb   = db ^ {Word{lin_neg_b}};
     bc_d.hab  = (lin_neg_a ? (4'd15 - 4'(ha)) : 4'(ha))     // -(hA + 1) for -A
@@ -483,16 +533,16 @@ module montu_wordop
 
     c2_d  = c2_q;
     sel_d = 1'b0;
-    unique case (op_i)
-      OpMadd: begin
+    unique case (cls_q.kind)
+      KMadd: begin
         c2_d  = dif_vn[Word];
         sel_d = ~gf2m_i & (bc_q.vc | ~c2_d);
       end
-      OpMsub: begin
+      KMsub: begin
         c2_d  = sum_vn[Word];
         sel_d = ~gf2m_i & bc_q.vc;
       end
-      OpMdbl: begin
+      KMdbl: begin
         c2_d  = gf2m_i ? dif_dv[Word] : dif_vn[Word];
         // carry out of 2a = top bit of a; GF(2^m): the degree test alone
         sel_d = gf2m_i ? c2_d : (bc_q.vc | ~c2_d);
@@ -508,9 +558,9 @@ module montu_wordop
     cd_d.ctl = bc_q.ctl;
     cd_d.st  = bc_q.st;
     cd_d.x   = bc_q.x;
-    if (cls_q.msub)      cd_d.d = sum_vn[Word-1:0];
-    else if (gf2m_i)     cd_d.d = bc_q.x ^ bc_q.nm[1];
-    else                 cd_d.d = dif_vn[Word-1:0];
+    if (cls_q.kind == KMsub) cd_d.d = sum_vn[Word-1:0];
+    else if (gf2m_i)         cd_d.d = bc_q.x ^ bc_q.nm[1];
+    else                     cd_d.d = dif_vn[Word-1:0];
     {cd_d.cs, cd_d.s} = add_ci(bc_q.sa, bc_q.sb, first ? lin_neg_a : lin_cs_q);
     cd_d.p[0] = nm[lin_o];
     for (int unsigned i = 1; i <= MlinChains; i++) begin
@@ -563,9 +613,9 @@ module montu_wordop
 
     dw_d.ctl = cd_q.ctl;
     dw_d.st  = cd_q.st;
-    if (cls_q.mod3)                dw_d.r = sel_q ? cd_q.d : cd_q.x;
-    else if (cls_q.mlin && !gf2m_i) dw_d.r = e_s;          // written in pass 2: Elow_s
-    else                           dw_d.r = cd_q.x;
+    if (cls_q.mod3)                             dw_d.r = sel_q ? cd_q.d : cd_q.x;
+    else if ((cls_q.kind == KMlin) && !gf2m_i)  dw_d.r = e_s;   // written in pass 2: Elow_s
+    else                                        dw_d.r = cd_q.x;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -585,24 +635,29 @@ module montu_wordop
   assign n_from_ra_o = (op_i == OpShr1) || (op_i == OpShrw);
   assign n_idx_o     = n_from_ra_o ? (j_q + Jw'(1)) : j_q;
 
+  // LDZ and LDONE write from the start cycle on (start_dec), the others from stage D (cls_q)
+  logic direct_now, ldone_now;
+  assign direct_now = start_i ? start_dec.direct : cls_q.direct;
+  assign ldone_now  = start_i ? start_dec.ldone : cls_q.ldone;
+
   always_comb begin
-    if (direct) begin
+    if (direct_now) begin
       we_o    = issuing;
       widx_o  = j_q;
       wreg_o  = 2'd0;
-      wdata_o = {{(Word-1){1'b0}}, (op_i == OpLdone) && (j_q == '0)};
+      wdata_o = {{(Word-1){1'b0}}, ldone_now && (j_q == '0)};
       done_o  = issuing & iss_last_word;
     end else begin
       // two-pass ops write in pass 2 only; CSWAP writes ra_j in pass 0 and rb_j in pass 1
-      we_o    = dw_q.ctl.v & writes & (dw_q.ctl.pass | ~two_pass);
+      we_o    = dw_q.ctl.v & cls_q.writes & (dw_q.ctl.pass | ~cls_q.two_pass);
       widx_o  = dw_q.ctl.j;
-      wreg_o  = interleave ? (dw_q.ctl.pass ? 2'd2 : 2'd1) : 2'd0;
+      wreg_o  = cls_q.interleave ? (dw_q.ctl.pass ? 2'd2 : 2'd1) : 2'd0;
       wdata_o = dw_q.r;
       done_o  = dw_q.ctl.fin;
     end
     win_o      = dw_q.st.win;
     flags_o    = dw_q.st.fl;
-    flags_we_o = (done_o && !direct) ? dw_q.st.fl_we : 4'b0;   // LDZ, LDONE: none
+    flags_we_o = (done_o && !direct_now) ? dw_q.st.fl_we : 4'b0;   // LDZ, LDONE: none
   end
 
 `ifndef SYNTHESIS
@@ -619,6 +674,14 @@ module montu_wordop
   LastWordRegistered: assert property (@(posedge clk_i) disable iff (!(rst_ni && reset_seen_q))
       issuing |-> (s_last_q == s_i - Jw'(1)))
     else $error("montu_wordop: W changed less than a clock before a word instruction");
+  // the issue counters rest at word 0 of pass 0: the start cycle's next state relies on it
+  IssueRestsAtWordZero: assert property (@(posedge clk_i) disable iff (!(rst_ni && reset_seen_q))
+      !iss_q |-> (j_q == '0 && !pass_q))
+    else $error("montu_wordop: the issue counters did not return to word 0 of pass 0");
+  // the registered classes are the instruction's for the whole command
+  ClassRegistered: assert property (@(posedge clk_i) disable iff (!(rst_ni && reset_seen_q))
+      (iss_q || ab_q.ctl.v || bc_q.ctl.v || cd_q.ctl.v || dw_q.ctl.v) |-> (cls_q == start_dec))
+    else $error("montu_wordop: op_i changed during its command");
   // MLIN's registered constants are the instruction's whenever a word is in stage B or C
   LinConstantsRegistered: assert property (@(posedge clk_i) disable iff (!(rst_ni && reset_seen_q))
       (ab_q.ctl.v || bc_q.ctl.v) |-> (lin_q == lin_decode(ca_i, cb_i)))
