@@ -64,6 +64,9 @@ module montu_inv_lanes_pipe
   if (mac_lat_ca(1'b1) != MacLat + 1) begin : g_bad_lat
     $error("montu_inv_lanes_pipe: the extension sums expect the carry word one cycle after u_j");
   end
+  if (InDelay < 2) begin : g_bad_in_delay
+    $error("montu_inv_lanes_pipe: the lane input's selects are registered from two stages ahead");
+  end
 
   // What the lanes know of a word.
   typedef struct packed {
@@ -81,7 +84,7 @@ module montu_inv_lanes_pipe
   logic [Word-1:0]   nx_q;                           // 2^L - x, word j (at ctl_q[2])
   logic              nxc_q;                          // its carry
   logic [Word:0]     nx_sum;
-  logic [Word-1:0]   qprod, mask_t, m0, m_q, m_cur, xl;
+  logic [Word-1:0]   qprod, m0, m_q, m_cur, xl;
   logic [Ew-1:0]     e1_pre_q, e2_pre_q;   // ext (lane 2 in GF(p) subtracting: ext - m)
   logic [Ew-1:0]     e2_ext_q, e2_m_q;     // its operands, a cycle before
   logic [Word-1:0]   u1, u2, ca1, ca2, lp1_q, lp2_q, xw_q;
@@ -118,13 +121,36 @@ module montu_inv_lanes_pipe
     .clk_i, .gf2m_i, .load_i(1'b1), .u_i(y_odd_i ? in_a_i : in_b_i), .w_i(factor_i), .t_o(qprod)
   );
 
+  // The lane input's selects, registered a stage ahead from the word about to enter it (#23:
+  // m_cur's select, mask and fix were 4 LUT levels from the control registers, in front of
+  // the 32 MULT18X18D inputs m fans out to: the worst path of the 79.4 MHz route). m_cur is
+  // one LUT from flip-flops: word 0 takes the product under the mask (a fix pass: mask 0 and
+  // m0 = 1), the other words the held m_q. The same values as from ctl_in (asserted below).
+  wctl_t           ctl_pre_in;
+  logic            j0_q, fix_q, sub2_q;
+  logic [Word-1:0] mask_q;
+  assign ctl_pre_in = ctl_q[InDelay - 2];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      j0_q   <= 1'b1;
+      fix_q  <= 1'b0;
+      sub2_q <= 1'b0;
+      mask_q <= '0;
+    end else begin
+      j0_q   <= (ctl_pre_in.j == '0);
+      fix_q  <= ctl_pre_in.fix;
+      sub2_q <= ctl_pre_in.sub2 && !gf2m_i;
+      for (int k = 0; k < Word; k++) mask_q[k] <= !ctl_pre_in.fix && (Tw'(k) < ctl_pre_in.t);
+    end
+  end
+
   always_comb begin
     nx_sum = {1'b0, ~x_rdata_i} + {{Word{1'b0}}, (ctl_q[1].j == '0) ? 1'b1 : nxc_q};
     // lane input: m at word 0 from the product (fix passes: 1), held for the other words
-    for (int k = 0; k < Word; k++) mask_t[k] = (Tw'(k) < ctl_in.t);   // 2^t - 1
-    m0    = ctl_in.fix ? Word'(1) : (qprod & mask_t);
-    m_cur = (ctl_in.j == '0) ? m0 : m_q;
-    xl    = (ctl_in.sub2 && !gf2m_i) ? nx_q : x_q[InDelay - 1];
+    m0    = (qprod & mask_q) | Word'(fix_q);
+    m_cur = j0_q ? m0 : m_q;
+    xl    = sub2_q ? nx_q : x_q[InDelay - 1];
   end
 
   always_ff @(posedge clk_i) begin
@@ -141,7 +167,7 @@ module montu_inv_lanes_pipe
       nxc_q <= nx_sum[Word];
     end
     nx_q <= nx_sum[Word-1:0];
-    if (ctl_in.valid && (ctl_in.j == '0)) m_q <= m0;
+    if (ctl_in.valid && j0_q) m_q <= m0;
     // one and two cycles after the last word's lane input (m is in m_q by then, and stays
     // there until the next pass's word 0 enters the lanes)
     if (ctl_q[InDelay].valid && ctl_q[InDelay].last) begin
@@ -153,11 +179,11 @@ module montu_inv_lanes_pipe
   end
 
   montu_mac_lane #(.Word(Word), .Pipelined(1'b1)) u_lane1 (
-    .clk_i, .gf2m_i, .first_i(ctl_in.j == '0),
+    .clk_i, .gf2m_i, .first_i(j0_q),
     .a_i(m_cur), .b_i(y_rdata_i), .c_i(p_q[InDelay - 1]), .u_o(u1), .ca_o(ca1)
   );
   montu_mac_lane #(.Word(Word), .Pipelined(1'b1)) u_lane2 (
-    .clk_i, .gf2m_i, .first_i(ctl_in.j == '0),
+    .clk_i, .gf2m_i, .first_i(j0_q),
     .a_i(m_cur), .b_i(xl), .c_i(q_q[InDelay - 1]), .u_o(u2), .ca_o(ca2)
   );
 
@@ -243,6 +269,14 @@ module montu_inv_lanes_pipe
                           && (wport_q.fix == (tail_now ? ctl_tail.fix : ctl_l3.fix))
                           && (wport_q.side == (tail_now ? ctl_tail.side : ctl_l3.side)))))
     else $error("montu_inv_lanes_pipe: the registered write port is not L3's or the tail's");
+  logic [Word-1:0] mask_now;
+  always_comb begin
+    for (int k = 0; k < Word; k++) mask_now[k] = !ctl_in.fix && (Tw'(k) < ctl_in.t);
+  end
+  LaneSelectsRegistered: assert property (@(posedge clk_i) disable iff (!chk_q)
+      ctl_in.valid |-> (j0_q == (ctl_in.j == '0)) && (fix_q == ctl_in.fix)
+      && (sub2_q == (ctl_in.sub2 && !gf2m_i)) && (mask_q == mask_now))
+    else $error("montu_inv_lanes_pipe: the lane input's registered selects are not ctl_in's");
 `endif
 
   logic unused_ctl;
@@ -250,5 +284,6 @@ module montu_inv_lanes_pipe
                         ctl_pre_l3.t, ctl_in.last, ctl_in.jm1, ctl_in.side, ctl_tail.jm1,
                         ctl_tail.sub2, ctl_tail.j, ctl_tail.fix, ctl_tail.side, ctl_tail.valid,
                         ctl_tail.last, ctl_l3.last, ctl_l3.sub2, ctl_l3.jm1, ctl_l3.fix,
-                        ctl_l3.side, l3_write};
+                        ctl_l3.side, l3_write, ctl_in.fix, ctl_in.t, ctl_in.sub2,
+                        ctl_pre_in.valid, ctl_pre_in.last, ctl_pre_in.side, ctl_pre_in.jm1};
 endmodule
