@@ -13,8 +13,9 @@
 // E one bit per pass; the pass count, and so the time, never depends on E.
 //
 // Nothing wide sits in a pass's load clock: the exponent bit of the next ladder pass is fetched a
-// whole pass ahead (pos_o is the next pass's bit position; e_bit_i = E[pos_o] is registered
-// here), and the load MUX selects t_src_o, r_src_o are registers, computed from the next state
+// whole pass ahead (pos_o is the next pass's bit position; e_bit_i is E[pos_o] from two clocks
+// after pos_o moves (verma_top's two-level select), registered here and read at the pass's
+// end, at least I + m + 1 >= 6 clocks later), and the load MUX selects t_src_o, r_src_o are registers, computed from the next state
 // in the last clock of the previous pass (or when MPL is accepted).
 module verma_ladder
   import verma_core_pkg::*;
@@ -42,7 +43,7 @@ module verma_ladder
   logic [PosW-1:0] pos_q, pos_d;       // the bit position of the next ladder pass
   logic            bit_q, bit_d;       // the exponent bit of the current ladder pass
   logic            zero_q, zero_d;     // the current ladder pass is the one of bit 0
-  logic            nbit_q;             // E[pos_q] (one clock behind pos_q)
+  logic            nbit_q;             // E[pos_q] (three clocks behind pos_q)
   t_src_e          t_src_q, t_src_d;
   r_src_e          r_src_q, r_src_d;
 

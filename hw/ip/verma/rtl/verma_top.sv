@@ -268,14 +268,31 @@ module verma_top
   // SETMOD's check: N is odd and bit k-1 is set (N has no bits at or above k). N[k-1] is kept in
   // ntop_q and written with N: a WR of N's host word (k-1)/64 takes bit (k-1) mod 64 of its data
   // (a 64:1 MUX on the write data instead of a K:1 MUX gathering all of N); SETLEN and WIPE clear
-  // it with N (a SETLEN changes k and clears N together). The ladder registers E[e_pos] a pass
-  // ahead. (The ladder's bit index is below K: IdxW bits index the K-bit register.)
+  // it with N (a SETLEN changes k and clears N together). (The ladder's bit index is below K:
+  // IdxW bits index the K-bit register.)
   logic [IdxW-1:0] e_pos;
   logic            e_bit, ntop_q;
   logic [31:0]     ktop;
   assign n_bad = !n_q[0] || !ntop_q;
-  assign e_bit = e_q[e_pos];
   assign ktop  = 32'(k) - 32'd1;
+
+  // E[e_pos] in two clocks: each group of EGrp neighbouring bits of E registers its bit at
+  // e_pos's low bits (a local EGrp:1 MUX), then e_pos's high bits pick a group. The ladder reads
+  // the bit a whole pass after e_pos moves (verma_ladder), and a pass is longer than two clocks.
+  // (#20: a K:1 MUX gathering all of E into one place was among the K = 1024 build's congested
+  // nets; now NumEGrp wires leave the groups.)
+  localparam int unsigned ELoW    = (IdxW < 5) ? IdxW : 5;
+  localparam int unsigned EGrp    = 1 << ELoW;
+  localparam int unsigned NumEGrp = (KC + EGrp - 1) / EGrp;
+  logic [NumEGrp*EGrp-1:0] e_ext;
+  logic [NumEGrp-1:0]      e_grp_q;
+  assign e_ext = (NumEGrp * EGrp)'(e_q);
+  always_ff @(posedge clk_i) begin
+    for (int unsigned g = 0; g < NumEGrp; g++) begin
+      e_grp_q[g] <= e_ext[g * EGrp + 32'(e_pos[ELoW-1:0])];
+    end
+  end
+  assign e_bit = e_grp_q[32'(e_pos) >> ELoW];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)                                                   ntop_q <= 1'b0;
