@@ -1,9 +1,13 @@
 // The 64 <-> W-bit gearbox between the host's 64-bit data words and the registers the PEs read as
 // W-bit words (N, C, O, E, P, R as flat vectors: PE word j = bits [jW +: W]; X and Y from the
 // XPEs/YPEs). WR: the one-hot enable of 64-bit word wptr (verma_operand_reg places it) and
-// E_RANGE (the word has bits at or above the register's width: k or 2D). RD: the OR of the 64-bit
-// words of rd_flat_i, a copy of the selected register in which verma_top keeps only word rptr
-// (every other word 0), so no select reaches the OR's levels (0 above the register's width).
+// E_RANGE (the word has bits at or above the register's width: k or 2D). RD, in two clocks: a
+// registered copy of the selected register that keeps only 64-bit word rptr (every other word
+// 0: a one-hot word mask), then the OR of the copy's words (0 above the register's width). No
+// WR or pass changes a register during an RD, so the copy is the register's word; it loads
+// every clock (no enable with a fanout of Width). (#20: a 17:1 MUX of the copy's words, its
+// select at every level, gathered the whole register in one place; an OR of words that are 0
+// but one reduces neighbours first, with no select.)
 // E_RANGE's two masks of word wptr (one for width k, one for 2D) are registers, formed every clock
 // from wptr, k and 2D, which stay put for at least two clocks before a WR is decoded (they change
 // only in a command's last clock): the decode clock only ANDs the data word with one of them.
@@ -22,7 +26,8 @@ module verma_gearbox #(
   input  logic             wr_sel_d_i,     // the written register is P or R
   output logic [Words-1:0] wr_en_o,        // one-hot: word wr_ptr_i
   output logic             wr_range_o,     // E_RANGE
-  input  logic [Width-1:0] rd_flat_i,       // word rptr of the register, every other word 0
+  input  logic [Width-1:0] rd_flat_i,      // the register RD reads (one clock before rd_word_o)
+  input  logic [PtrW-1:0]  rd_ptr_i,
   output logic [63:0]      rd_word_o
 );
   // WR: bits 64*wptr + b >= limit must be 0
@@ -54,10 +59,15 @@ module verma_gearbox #(
   end
 
   // RD
-  logic [Words-1:0][63:0] rd_words;
+  logic [Words-1:0][63:0] rd_words, rd_copy_q;
   assign rd_words = (Words * 64)'(rd_flat_i);
+  always_ff @(posedge clk_i) begin
+    for (int unsigned p = 0; p < Words; p++) begin
+      rd_copy_q[p] <= (rd_ptr_i == PtrW'(p)) ? rd_words[p] : '0;
+    end
+  end
   always_comb begin
     rd_word_o = '0;
-    for (int unsigned p = 0; p < Words; p++) rd_word_o = rd_word_o | rd_words[p];
+    for (int unsigned p = 0; p < Words; p++) rd_word_o = rd_word_o | rd_copy_q[p];
   end
 endmodule

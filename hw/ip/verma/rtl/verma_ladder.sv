@@ -15,8 +15,9 @@
 // Nothing wide sits in a pass's load clock: the exponent bit of the next ladder pass is fetched a
 // whole pass ahead (pos_o is the next pass's bit position; e_bit_i is E[pos_o] from two clocks
 // after pos_o moves (verma_top's two-level select), registered here and read at the pass's
-// end, at least I + m + 1 >= 6 clocks later), and the load MUX selects t_src_o, r_src_o are registers, computed from the next state
-// in the last clock of the previous pass (or when MPL is accepted).
+// end, at least I + m + 1 >= 6 clocks later), and the load MUX selects t_src_o, r_src_o are
+// registers, computed from the next state in the last clock of the previous pass (or when MPL
+// is accepted).
 module verma_ladder
   import verma_core_pkg::*;
 #(

@@ -226,22 +226,8 @@ module verma_top
     endcase
   end
 
-  // RD reads in two clocks: StDec registers 64-bit word rptr of register ra bit by bit (an 8:1
-  // MUX per bit, next to that bit's PE column, and 0 in every other word: rptr's one-hot word
-  // mask), StRd ORs the words. No WR or pass changes a register during an RD, so the copy is the
-  // register's word. Loaded every clock: no enable with a fanout of MW. (#20: a 17:1 MUX of the
-  // copy's words, its select at every level, gathered the whole register in one place; an OR of
-  // words that are 0 but one reduces neighbours first, with no select.)
-  logic [MW-1:0]    rd_flat_q, rd_mask;
-  logic [WdMax-1:0] rd_onehot;
-  always_comb begin
-    for (int unsigned p = 0; p < WdMax; p++) rd_onehot[p] = (rptr_q == PtrW'(p));
-    for (int unsigned b = 0; b < MW; b++) begin   // bits above the host words are never read
-      rd_mask[b] = (b / 64 < WdMax) ? rd_onehot[b / 64] : 1'b0;
-    end
-  end
-  always_ff @(posedge clk_i) rd_flat_q <= rd_flat & rd_mask;
-
+  // RD reads in two clocks: the gearbox registers word rptr of register ra in StDec (this 8:1 MUX
+  // per bit sits next to that bit's PE column) and ORs the words in StRd.
   verma_gearbox #(.Width(MW), .Words(WdMax), .PtrW(PtrW), .LimW(LimW)) u_gearbox (
     .clk_i, .rst_ni,
     .wr_ptr_i    (wptr_q),
@@ -251,7 +237,8 @@ module verma_top
     .wr_sel_d_i  ((in_rd == RegP) || (in_rd == RegR)),
     .wr_en_o     (wr_en),
     .wr_range_o  (wr_range),
-    .rd_flat_i   (rd_flat_q),
+    .rd_flat_i   (rd_flat),
+    .rd_ptr_i    (rptr_q),
     .rd_word_o   (rd_word)
   );
 
