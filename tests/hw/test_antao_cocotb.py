@@ -10,8 +10,9 @@ step of three clocks: X * Y formed over three clocks on a third of the multiplie
 ALPHA x D over the first two on half of them, and the sequencer's decode registered; the modexp
 program runs on it too). Opt-in, by environment variable:
   MONTU_RTL_ALL=1    also antao_top's default parameters, W = 96, P = 3, MulStages = 1
-                     (two-part FIFO words, E_RANGE on PUSH), the CI build with MulShare = 2, and
-                     W = 40 (a one-bit top limb in the channel reduction's second fold)
+                     (two-part FIFO words, E_RANGE on PUSH), the CI build with MulShare = 2 and
+                     with MulStages = 3, and W = 40 (a one-bit top limb in the channel
+                     reduction's second fold)
   ANTAO_STREAM=n     n commands in test_random_stream (default 400)
   MONTU_SEED=s       another seed
 """
@@ -43,6 +44,9 @@ EXTRA = {
     # W = 40: hi(V1) is 19 bits, so fold 2's top limb is the one-bit AND (antao_fold_dsp)
     "w40": {"W": 40, "P": 4, "Depth": 64, "UcodeDepth": 512, "EWords": 4, "InDepth": 128,
             "OutDepth": 16},
+    # MulStages = 3: the limb products in the blocks' input and output registers (antao_mul)
+    "ci_stages3": {"W": 64, "P": 4, "Depth": 64, "UcodeDepth": 512, "InDepth": 128,
+                   "OutDepth": 16, "MulStages": 3},
 }
 if os.environ.get("MONTU_RTL_ALL"):
     CONFIGS.update(EXTRA)

@@ -1,12 +1,17 @@
 // The PE's binary multiplier (Antão & Sousa, Fig. 4), P = X * Y on the ECP5's MULT18X18D blocks,
 // pipelined over Stages clocks (the PE's MulStages): X and Y are cut into 16-bit limbs, and
-//   stage 1     the K x K limb products x_i * y_j are registered (K = ceil(W / 16)), one
-//               MULT18X18D each with its output register (montu_mul_reg: the block's own
-//               register when synthesized, so no fabric flip-flop sits after the multiplier);
-//   stage 2     the products are summed: those with the same i and the same parity of j do not
+//   stage 1     X and Y enter the K x K blocks' input registers (K = ceil(W / 16); montu_mul_reg
+//               with InReg: the block's own registers when synthesized). The PE's operands come
+//               from its RAM's read ports through the operand multiplexers, so this stage ends
+//               at a register with almost no setup instead of after the multiplier (#21: the
+//               routed P-224 build's worst path was RAM read -> multiplexers -> multiplier ->
+//               product register);
+//   stage 2     (Stages >= 3) the limb products x_i * y_j in the blocks' output registers;
+//   next stage  the products are summed: those with the same i and the same parity of j do not
 //               overlap, so they are concatenated into 2K rows of 2W bits (no logic), and the rows
-//               are added by a balanced tree of ceil(log2(2K)) adders;
-//   stages 3..  registers (the product waits for the SUM stage).
+//               are added by a balanced tree of ceil(log2(2K)) adders; with Stages = 2 the
+//               multiplier and the tree share this clock;
+//   stages ...  registers (the product waits for the SUM stage).
 // With Stages = 1 the products and the tree are one clock. The result is X * Y exactly.
 // With Share > 1 (MulShare: the run datapath advances one step every Share clocks, step_i) the
 // K x K limb products are formed over the Share clocks of stage 1 by ceil(K / Share) * K
@@ -46,11 +51,12 @@ module antao_mul #(
     assign y_ext = (16*K)'(y_i);
 
     if (Stages >= 2) begin : g_pp_reg
-      // each limb product registered in its MULT18X18D (montu_mul_reg: the block's own output
-      // register when synthesized), not in the fabric
+      // each limb product formed in its MULT18X18D after the block's input registers, and with
+      // Stages >= 3 held in its output register too (montu_mul_reg: the block's own registers
+      // when synthesized), not in the fabric
       for (genvar i = 0; i < int'(K); i++) begin : g_i
         for (genvar j = 0; j < int'(K); j++) begin : g_j
-          montu_mul_reg #(.AW(16), .BW(16)) u_pp (
+          montu_mul_reg #(.AW(16), .BW(16), .InReg(1'b1), .OutReg(Stages >= 3)) u_pp (
             .clk_i, .en_i(step_i), .a_i(x_ext[16*i +: 16]), .b_i(y_ext[16*j +: 16]),
             .p_o(pp[i][j])
           );
@@ -91,8 +97,8 @@ module antao_mul #(
       sum = tree[Levels][0];
     end
 
-    // the sum's register (stage 2, or stage 1 when Stages = 1), then the remaining delay
-    localparam int unsigned Delay = (Stages >= 2) ? Stages - 1 : 1;
+    // the sum's register (stage 2 or 3, or stage 1 when Stages = 1), then the remaining delay
+    localparam int unsigned Delay = (Stages >= 3) ? Stages - 2 : 1;
     logic [PW-1:0] p_q [Delay];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
