@@ -92,15 +92,16 @@ module antao_seq
   logic [63:0]          ins_lo_q;
   logic [15:0]          ins_hi_q;
   logic [UAW-1:0]       uc_raddr;
+  logic                 uc_re;
   uinsn_t               ins;
 
   montu_ram_1r1w #(.Width(64), .Depth(UcodeDepth)) u_uc_lo (
     .clk_i, .we_i(uc_we_lo_i), .waddr_i(uc_waddr_i), .wdata_i(uc_wdata_i),
-    .re_i(start_i || step_i), .raddr_i(uc_raddr), .rdata_o(ins_lo_q)
+    .re_i(uc_re), .raddr_i(uc_raddr), .rdata_o(ins_lo_q)
   );
   montu_ram_1r1w #(.Width(16), .Depth(UcodeDepth)) u_uc_hi (
     .clk_i, .we_i(uc_we_hi_i), .waddr_i(uc_waddr_i), .wdata_i(uc_wdata_i[15:0]),
-    .re_i(start_i || step_i), .raddr_i(uc_raddr), .rdata_o(ins_hi_q)
+    .re_i(uc_re), .raddr_i(uc_raddr), .rdata_o(ins_hi_q)
   );
   assign ins = uinsn_t'({ins_hi_q, ins_lo_q});
 
@@ -126,7 +127,8 @@ module antao_seq
   logic              issuing_q, issuing_d;   // the run issues (stage 0 holds an instruction)
   logic              drain_q, drain_d;       // the run has stopped; the pipeline drains
   logic [CntW-1:0]   cnt_q, cnt_d;
-  logic [63:0]       t_q;
+  logic [63:0]       t_q, t_d;
+  logic              limit_q;                 // t_q >= limit_i, formed with t_q
   logic [UAW-1:0]    pc_q, pc_d;
   logic              halting_q, halting_d;   // a HALT / E_PC issued in the clock before
   logic [3:0]        halt_err_q, halt_err_d;
@@ -155,7 +157,7 @@ module antao_seq
   logic           keeps, reads_a, reads_b, reserved, lcr_count;
   logic [15:0]    lcr_fwd, loop_count;
   logic [13:0]    loop_len;
-  logic [PcW-1:0] pc_w, loop_end, target;
+  logic [PcW-1:0] pc_w, pc_next, loop_end, target;
   logic           loop_bad, stack_refused;
 
   assign top_valid = (sp_q != 2'd0);
@@ -187,21 +189,39 @@ module antao_seq
   assign pc_w       = PcW'(pc_q);
   assign loop_len   = {ins.lenx, ins.imm[7:0]};
   assign loop_end   = pc_w + PcW'(loop_len);
-  assign loop_bad   = (top_valid && (loop_end >= PcW'(top.last))) ||
-                      (loop_end >= PcW'(UcodeDepth));
+  // loop_end >= X as loop_len >= X - PC: X - PC comes from registers, beside the memory's read,
+  // so no add lies in series with the compare after the microcode word
+  logic [PcW:0] room_top, room_mem;
+  assign room_top   = {1'b0, PcW'(top.last)} - {1'b0, pc_w};
+  assign room_mem   = {1'b0, PcW'(UcodeDepth)} - {1'b0, pc_w};
+  assign loop_bad   = (top_valid && (room_top[PcW] || ({3'b0, loop_len} >= room_top))) ||
+                      room_mem[PcW] || ({3'b0, loop_len} >= room_mem);
   assign stack_refused = (ins.seq == SeqLoop) && !loop_bad && (loop_count != 16'd0) &&
                          (32'(sp_q) == LoopDepth);
-  assign target     = pc_w + PcW'(1) + PcW'(ins.imm[11:0]);
+  assign pc_next    = pc_w + PcW'(1);
+  assign target     = pc_next + PcW'(ins.imm[11:0]);
 
-  // interlocks
+  // interlocks. The effective address a + index equals a write address d exactly when a equals
+  // d - index (mod Depth): d - index comes from registers, so the memory's a and b fields go
+  // straight into the compares, not through the index add first (the routed P-224 build's worst
+  // path was microcode word -> that add -> the compares -> issue -> the next read address).
+  logic [L-1:1] hit_a, hit_b;
+  always_comb begin
+    for (int k = 1; k < int'(L); k++) begin
+      logic [AW-1:0] d_less_index;
+      d_less_index = hist_q[k].d - AW'(index);
+      hit_a[k] = ins.ai ? (AW'(ins.a) == d_less_index) : (AW'(ins.a) == hist_q[k].d);
+      hit_b[k] = ins.bi ? (AW'(ins.b) == d_less_index) : (AW'(ins.b) == hist_q[k].d);
+    end
+  end
+
   logic stall, ram_hazard, acc_hazard, storec_hazard, e_hazard;
   always_comb begin
     ram_hazard    = 1'b0;
     acc_hazard    = 1'b0;
     storec_hazard = 1'b0;
     for (int k = 1; k < int'(L); k++) begin
-      if (hist_q[k].wr && ((reads_a && (hist_q[k].d == a_now)) ||
-                           (reads_b && (hist_q[k].d == b_now)))) begin
+      if (hist_q[k].wr && ((reads_a && hit_a[k]) || (reads_b && hit_b[k]))) begin
         ram_hazard = 1'b1;
       end
       if (hist_q[k].valid && (ins.ring == RingStorec)) storec_hazard = 1'b1;
@@ -242,17 +262,19 @@ module antao_seq
     logic           loop_bad;
     logic [15:0]    loop_count;
     logic [PcW-1:0] loop_end;
+    logic [PcW-1:0] loop_next;  // loop_end + 1
     logic [PcW-1:0] target;
   } dec_t;
 
   dec_t dec_now, dec;
 
   assign dec_now = '{a: a_now, b: b_now, d: d_now, err_in: s1_err_in, err_out: s1_err_out,
-                     limit: (t_q >= limit_i), reserved: reserved,
+                     limit: limit_q, reserved: reserved,
                      refused: reserved || stack_refused, stall: stall,
                      taken: (ins.seq == SeqJmp) ||
                             ((ins.seq == SeqBit) && (e_q[EBits-1] == ins.imm[12])),
                      loop_bad: loop_bad, loop_count: loop_count, loop_end: loop_end,
+                     loop_next: pc_next + PcW'(loop_len),
                      target: target};
 
   if (Share <= 1) begin : g_dec_now
@@ -301,7 +323,7 @@ module antao_seq
     issue      = 1'b0;
     stop       = 1'b0;
     e_shift    = 1'b0;
-    next_pc    = pc_w + PcW'(1);
+    next_pc    = pc_next;
     bad_pc     = 1'b0;
     halt       = 1'b0;
 
@@ -331,14 +353,14 @@ module antao_seq
       unique case (ins.seq)
         SeqHalt: halt = 1'b1;
         SeqLoop: begin
-          next_pc = dec.loop_end + PcW'(1);
+          next_pc = dec.loop_next;
           if (dec.loop_bad) begin
             bad_pc = 1'b1;
           end else if (dec.loop_count == 16'd0) begin
             bad_pc = (next_pc >= PcW'(UcodeDepth));
           end else begin
-            next_pc          = pc_w + PcW'(1);
-            stack_d[sp_q[0]] = '{start: UAW'(pc_w + PcW'(1)), last: UAW'(dec.loop_end),
+            next_pc          = pc_next;
+            stack_d[sp_q[0]] = '{start: UAW'(pc_next), last: UAW'(dec.loop_end),
                                  count: dec.loop_count, index: 16'd0,
                                  again: (dec.loop_count > 16'd1)};
             sp_d             = sp_q + 2'd1;
@@ -389,8 +411,12 @@ module antao_seq
     end
   end
 
-  // the memory reads the next instruction (or the stalled one again)
-  assign uc_raddr = start_i ? entry_i : (issue ? UAW'(next_pc) : pc_q);
+  assign t_d = start_i ? 64'd0 : t_q + 64'd1;
+
+  // the memory reads the next instruction when one issues, and holds its output (the stalled
+  // instruction) otherwise: the read enable, not the address, depends on the interlocks
+  assign uc_raddr = start_i ? entry_i : UAW'(next_pc);
+  assign uc_re    = start_i || (step_i && issue);
 
   assign hist1 = '{valid: issue, wr: issue && (ins.wr != WrNone), d: dec.d,
                    accwr: issue && ins.accwr,
@@ -402,6 +428,7 @@ module antao_seq
       drain_q    <= 1'b0;
       cnt_q      <= '0;
       t_q        <= '0;
+      limit_q    <= 1'b0;
       pc_q       <= '0;
       halting_q  <= 1'b0;
       halt_err_q <= ErrOk;
@@ -418,7 +445,8 @@ module antao_seq
       issuing_q  <= issuing_d;
       drain_q    <= drain_d;
       cnt_q      <= cnt_d;
-      t_q        <= start_i ? 64'd0 : t_q + 64'd1;
+      t_q        <= t_d;
+      limit_q    <= (t_d >= limit_i);
       pc_q       <= pc_d;
       halting_q  <= halting_d;
       halt_err_q <= halt_err_d;
@@ -458,6 +486,14 @@ module antao_seq
   end
 
 `ifndef SYNTHESIS
+  // The watchdog's compare is formed with t's next value: while a run issues it is t >= LIMIT
+  // (LIMIT does not change during a run: the shell takes no command then).
+  /* verilator lint_off SYNCASYNCNET */
+  LimitIsTheCompare: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      issuing_q |-> (limit_q == (t_q >= limit_i)))
+    else $error("antao_seq: limit_q is not t >= LIMIT");
+  /* verilator lint_on SYNCASYNCNET */
+
   // A live stack entry's `again` is its end-of-body test, index + 1 < count, formed when the
   // entry is pushed or its index moves (a clock or more before the body's end reads it), so the
   // next PC follows a flip-flop instead of a 17-bit compare (#21: the compare led the deepest
