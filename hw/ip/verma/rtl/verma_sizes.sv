@@ -37,7 +37,13 @@ module verma_sizes
     logic [M-1:0]    en;
   } sizes_t;
 
-  function automatic sizes_t sizes_of(logic [KW-1:0] k);
+  // The sizes in two clocks, so that the bit length, the adds and the 2D < j*W compares are not
+  // one path (#20: at K = 2048 it was the engine's deepest, 10 carry cells after data_q):
+  // first k's own sizes, from k_i in every clock (its register, k_sizes_q, holds them for the
+  // k_i of the clock before); then, at set_i, m and the PE enables from that register's 2D.
+  // SETLEN's data word is in data_q from its accept on, so k_i is the same in the decode clock
+  // before set_i (asserted below).
+  function automatic sizes_t k_sizes_of(logic [KW-1:0] k);
     sizes_t      s;
     int unsigned g, h, t, d;
     g = 1;
@@ -54,8 +60,14 @@ module verma_sizes
     s.wd    = PtrW'((2 * d + 63) / 64);
     s.m     = '0;
     s.en    = '0;
+    return s;
+  endfunction
+
+  function automatic sizes_t pe_sizes_of(sizes_t ks);
+    sizes_t s;
+    s = ks;
     for (int unsigned j = 0; j < M; j++) begin
-      if (j * W < 2 * d) begin
+      if (DW'(j * W) < ks.twod) begin
         s.m     = CntW'(j + 1);
         s.en[j] = 1'b1;
       end
@@ -63,13 +75,18 @@ module verma_sizes
     return s;
   endfunction
 
-  localparam sizes_t ResetSizes = sizes_of(KW'(K));
+  localparam sizes_t ResetSizes = pe_sizes_of(k_sizes_of(KW'(K)));
 
-  sizes_t sizes_q;
+  sizes_t sizes_q, k_sizes_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)    sizes_q <= ResetSizes;
-    else if (set_i) sizes_q <= sizes_of(k_i);
+    if (!rst_ni) begin
+      k_sizes_q <= ResetSizes;
+      sizes_q   <= ResetSizes;
+    end else begin
+      k_sizes_q <= k_sizes_of(k_i);
+      if (set_i) sizes_q <= pe_sizes_of(k_sizes_q);
+    end
   end
 
   assign k_o     = sizes_q.k;
@@ -79,4 +96,13 @@ module verma_sizes
   assign m_o     = sizes_q.m;
   assign wd_o    = sizes_q.wd;
   assign en_o    = sizes_q.en;
+
+`ifndef SYNTHESIS
+  // k_sizes_q is k_i's only if k_i was the same in the clock before set_i
+  /* verilator lint_off SYNCASYNCNET */
+  SizesInputHeld: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      set_i |-> $stable(k_i))
+    else $error("verma_sizes: k changed in the clock before SETLEN took it");
+  /* verilator lint_on SYNCASYNCNET */
+`endif
 endmodule
