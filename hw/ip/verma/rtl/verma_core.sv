@@ -3,9 +3,10 @@
 //   X = P*R*F^-1,  Y = P*P*F^-1  (mod n, unreduced, < 2^(2D)),  F = 4^I,
 // bit-exact with montu.arith.verma.ewbr4cmmm, in I + m + 1 clocks.
 //
-//   load clock    the source MUXes (t_src: P, X, Y, O; r_src: R, C, O, X, Y, ONE) put P into the
+//   load clock    the source MUXes (t_sel: P, X, Y, O; r_sel: R, C, O, X, Y, ONE) put P into the
 //                 reduction PEs' T words and the P-digit register, R into the R-digit register;
-//                 X = Y = 0 (steps 1-2)
+//                 X = Y = 0 (steps 1-2). The selects are one-hot, one copy per PE column
+//                 (verma_src_sel): column j's words and R's bits jW .. jW + W - 1 read copy j.
 //   clocks 1..I+m the wavefront of verma_pe_array, scheduled by verma_pass_ctrl
 //   fix_i         the f = 1 clock: X == N is registered there, and X = 0 in the next clock
 //                 (after a pass by ONE, X <= N)
@@ -24,8 +25,8 @@ module verma_core
   input  logic                rst_ni,
   input  logic                clear_i,     // SETLEN, WIPE
   input  logic                start_i,     // a pass's load clock
-  input  t_src_e              t_src_i,     // where P comes from
-  input  r_src_e              r_src_i,     // where R comes from
+  input  logic [M-1:0][TSrcs-1:0] t_sel_i,  // where P comes from (one-hot, per column)
+  input  logic [M-1:0][RSrcs-1:0] r_sel_i,  // where R comes from (one-hot, per column)
   input  logic                fix_i,       // the f = 1 clock
   input  logic [CntW-1:0]     iters_i,     // I
   input  logic [CntW-1:0]     pre_i,       // g - t
@@ -47,23 +48,35 @@ module verma_core
   // -------------------------------------------------------------------------------------------
   // Operand MUXes of the load clock
   // -------------------------------------------------------------------------------------------
+  localparam int unsigned RBits = 2 * Digits;
+
   logic [M-1:0][W-1:0] t_words, x_words, y_words, p_src;
-  logic [2*Digits-1:0] r_src;          // R's D(K) digits (R < 2^(2D))
+  logic [RBits-1:0]    r_src;          // R's D(K) digits (R < 2^(2D))
+  logic [RBits-1:0]    r_from_o, r_from_x, r_from_y;
+  assign r_from_o = RBits'(o_i);
+  assign r_from_x = RBits'(x_words);
+  assign r_from_y = RBits'(y_words);
+
+  // the column whose select copy drives R's bit b (bits above the M columns: the last one)
+  function automatic int unsigned col_of(int unsigned b);
+    return (b / W < M) ? b / W : M - 1;
+  endfunction
+
   always_comb begin
-    unique case (t_src_i)
-      TSrcX:   p_src = x_words;
-      TSrcY:   p_src = y_words;
-      TSrcO:   p_src = o_i;
-      default: p_src = p_i;
-    endcase
-    unique case (r_src_i)
-      RSrcC:   r_src = c_i;
-      RSrcO:   r_src = (2 * Digits)'(o_i);
-      RSrcX:   r_src = (2 * Digits)'(x_words);
-      RSrcY:   r_src = (2 * Digits)'(y_words);
-      RSrcOne: r_src = (2 * Digits)'(1);
-      default: r_src = r_i;
-    endcase
+    for (int unsigned j = 0; j < M; j++) begin
+      p_src[j] = ({W{t_sel_i[j][TSrcP]}} & p_i[j])
+               | ({W{t_sel_i[j][TSrcX]}} & x_words[j])
+               | ({W{t_sel_i[j][TSrcY]}} & y_words[j])
+               | ({W{t_sel_i[j][TSrcO]}} & o_i[j]);
+    end
+    for (int unsigned b = 0; b < RBits; b++) begin
+      r_src[b] = (r_sel_i[col_of(b)][RSrcR]   & r_i[b])
+               | (r_sel_i[col_of(b)][RSrcC]   & c_i[b])
+               | (r_sel_i[col_of(b)][RSrcO]   & r_from_o[b])
+               | (r_sel_i[col_of(b)][RSrcX]   & r_from_x[b])
+               | (r_sel_i[col_of(b)][RSrcY]   & r_from_y[b])
+               | (r_sel_i[col_of(b)][RSrcOne] & (b == 0));
+    end
   end
 
   // -------------------------------------------------------------------------------------------
@@ -90,7 +103,7 @@ module verma_core
     .clear_i  (clear_i),
     .load_i   (start_i),
     .iters_i  (iters_i),
-    .p_i      ((2 * Digits)'(p_src)),
+    .p_i      (RBits'(p_src)),
     .r_i      (r_src),
     .digit_p_o(digit_p),
     .digit_r_o(digit_r)

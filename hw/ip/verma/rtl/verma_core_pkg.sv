@@ -59,4 +59,18 @@ package verma_core_pkg;
     RSrcOne = 3'd5
   } r_src_e;
 
+  // The selects one-hot (bit s stands for source s), the form in which each PE column gets its
+  // own registered copy (verma_src_sel): an AND-OR per operand bit, no decode in front of it.
+  localparam int unsigned TSrcs = 4;
+  localparam int unsigned RSrcs = 6;
+
+  function automatic logic [TSrcs-1:0] t_onehot(t_src_e src);
+    return TSrcs'(1) << src;
+  endfunction
+
+  // codes 6 and 7 select R, as the case statement's default did
+  function automatic logic [RSrcs-1:0] r_onehot(r_src_e src);
+    return (src > RSrcOne) ? RSrcs'(1) : RSrcs'(1) << src;
+  endfunction
+
 endpackage

@@ -15,9 +15,9 @@
 // Nothing wide sits in a pass's load clock: the exponent bit of the next ladder pass is fetched a
 // whole pass ahead (pos_o is the next pass's bit position; e_bit_i is E[pos_o] from two clocks
 // after pos_o moves (verma_top's two-level select), registered here and read at the pass's
-// end, at least I + m + 1 >= 6 clocks later), and the load MUX selects t_src_o, r_src_o are
-// registers, computed from the next state in the last clock of the previous pass (or when MPL
-// is accepted).
+// end, at least I + m + 1 >= 6 clocks later), and the load MUX selects are registers: t_src_d_o,
+// r_src_d_o are their next values, from the next state in the last clock of the previous pass (or
+// when MPL is accepted), registered per PE column by verma_src_sel.
 module verma_ladder
   import verma_core_pkg::*;
 #(
@@ -32,8 +32,8 @@ module verma_ladder
   input  logic [KW-1:0]   k_i,
   input  logic            e_bit_i,     // E[pos_o]
   output logic [PosW-1:0] pos_o,       // the exponent bit of the next ladder pass
-  output t_src_e          t_src_o,     // the load MUXes for the current pass (registers)
-  output r_src_e          r_src_o,
+  output t_src_e          t_src_d_o,   // the load MUXes of the next clock's pass
+  output r_src_e          r_src_d_o,
   output logic            more_o       // another pass follows the current one
 );
   typedef enum logic [1:0] {PhConv, PhLadder, PhFinal} phase_e;
@@ -45,8 +45,8 @@ module verma_ladder
   logic            bit_q, bit_d;       // the exponent bit of the current ladder pass
   logic            zero_q, zero_d;     // the current ladder pass is the one of bit 0
   logic            nbit_q;             // E[pos_q] (three clocks behind pos_q)
-  t_src_e          t_src_q, t_src_d;
-  r_src_e          r_src_q, r_src_d;
+  t_src_e          t_src_d;
+  r_src_e          r_src_d;
 
   function automatic t_src_e t_of(loc_e loc);
     unique case (loc)
@@ -79,8 +79,8 @@ module verma_ladder
   end
   assign more_o  = (phase_q != PhFinal);
   assign pos_o   = pos_q;
-  assign t_src_o = t_src_q;
-  assign r_src_o = r_src_q;
+  assign t_src_d_o = t_src_d;
+  assign r_src_d_o = r_src_d;
 
   always_comb begin
     phase_d = phase_q;
@@ -116,8 +116,6 @@ module verma_ladder
       bit_q   <= 1'b0;
       zero_q  <= 1'b0;
       nbit_q  <= 1'b0;
-      t_src_q <= TSrcP;
-      r_src_q <= RSrcC;
     end else begin
       phase_q <= phase_d;
       r0_q    <= r0_d;
@@ -125,8 +123,6 @@ module verma_ladder
       bit_q   <= bit_d;
       zero_q  <= zero_d;
       nbit_q  <= e_bit_i;
-      t_src_q <= t_src_d;
-      r_src_q <= r_src_d;
     end
   end
 endmodule

@@ -313,8 +313,10 @@ module verma_top
   );
 
   logic          core_start, core_last, core_busy, core_fix, pass_end, ladder_more;
-  t_src_e        t_src, ladder_t_src, insn_t_src;
-  r_src_e        r_src, ladder_r_src, insn_r_src;
+  t_src_e        ladder_t_src, insn_t_src;
+  r_src_e        ladder_r_src, insn_r_src;
+  logic [M-1:0][TSrcs-1:0] t_sel;
+  logic [M-1:0][RSrcs-1:0] r_sel;
 
   assign core_start = (state_q == StLoad);
   assign core_fix   = (state_q == StFix);
@@ -328,8 +330,8 @@ module verma_top
     .k_i       (k),
     .e_bit_i   (e_bit),
     .pos_o     (e_pos),
-    .t_src_o   (ladder_t_src),
-    .r_src_o   (ladder_r_src),
+    .t_src_d_o (ladder_t_src),
+    .r_src_d_o (ladder_r_src),
     .more_o    (ladder_more)
   );
 
@@ -348,26 +350,16 @@ module verma_top
       default: insn_r_src = RSrcR;
     endcase
   end
-  // The load MUX selects of a pass: registers one LUT away from the ~2,100 MUXes they drive.
-  // CMMM's come from the instruction, registered in StDec (StLoad follows it); MPL's are the
-  // ladder's registers.
-  logic   sel_mpl_q;
-  t_src_e insn_t_src_q;
-  r_src_e insn_r_src_q;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      sel_mpl_q    <= 1'b0;
-      insn_t_src_q <= TSrcP;
-      insn_r_src_q <= RSrcR;
-    end else begin
-      sel_mpl_q    <= is_mpl;
-      insn_t_src_q <= insn_t_src;
-      insn_r_src_q <= insn_r_src;
-    end
-  end
-  assign t_src = sel_mpl_q ? ladder_t_src : insn_t_src_q;
-  assign r_src = sel_mpl_q ? ladder_r_src : insn_r_src_q;
+  // The load MUX selects of a pass: registers, one-hot, one copy beside each PE column (they
+  // drive ~2,100 MUXes). CMMM's come from the instruction, registered in StDec (StLoad follows
+  // it); MPL's from the ladder's next state.
+  verma_src_sel #(.M(M)) u_src_sel (
+    .clk_i, .rst_ni,
+    .t_src_d_i(is_mpl ? ladder_t_src : insn_t_src),
+    .r_src_d_i(is_mpl ? ladder_r_src : insn_r_src),
+    .t_sel_o  (t_sel),
+    .r_sel_o  (r_sel)
+  );
 
   logic [M-1:0][WC-1:0] t_words;
 
@@ -375,8 +367,8 @@ module verma_top
     .clk_i, .rst_ni,
     .clear_i(clear_regs),
     .start_i(core_start),
-    .t_src_i(t_src),
-    .r_src_i(r_src),
+    .t_sel_i(t_sel),
+    .r_sel_i(r_sel),
     .fix_i  (core_fix),
     .iters_i(iters),
     .pre_i  (pre),
