@@ -176,8 +176,8 @@ def test_mul_share_is_a_checked_parameter_passed_only_when_it_shares() -> None:
 
 
 def test_the_mult18x18d_count_follows_the_rtl() -> None:
-    """The count of params.mult18x18d, by hand from the RTL: antao_mul's ceil(W/16)^2 limb
-    products, the reduction's folds (hi(SUM), W + 8 bits, and hi(V1), W/4 + 9 bits, times c of
+    """The count of params.mult18x18d, by hand from the RTL: antao_mul's ceil(W/18)^2 limb
+    products (limbs of ceil(W / ceil(W/18)) bits: 16 for W = 64 and 96, 17 for W = 68), the reduction's folds (hi(SUM), W + 8 bits, and hi(V1), W/4 + 9 bits, times c of
     W/4 bits, in 18-bit pieces) per PE, and ALPHA x D[LP] (8 x W bits) once. Shared (MulShare
     = N > 1), a product of KA x KB limbs in B blocks takes min(ceil(KA/B) * KB, ceil(KB/B) * KA)
     multipliers (antao_mul_share: a block of one operand's limbs times all of the other per
@@ -188,6 +188,8 @@ def test_the_mult18x18d_count_follows_the_rtl() -> None:
     from montu.engines.antao.params import EC224, AntaoParams
 
     assert EC224.mult18x18d == 4 * (16 + 4 * 1 + 2 * 1) + 4 == 92
+    # W = 68: X * Y in 4 x 4 limbs of 17 bits; fold 1 (76 x 17 bits) in 5 pieces; ALPHA x D 4
+    assert AntaoParams(w=68, pes=4).mult18x18d == 4 * (16 + 5 * 1 + 2 * 1) + 4 == 96
     assert AntaoParams(w=96, pes=6).mult18x18d == 6 * (36 + 6 * 2 + 2 * 2) + 6 == 318
     # fold 1: 6 x 2 limbs in 2 blocks (6); fold 2: 2 x 2 in 2 (2); ALPHA x D: 1 x 6 in 2 (3)
     assert AntaoParams(w=96, pes=6, mul_share=3).mult18x18d == 6 * (12 + 6 + 2) + 3 == 123
@@ -202,7 +204,7 @@ def test_the_mult18x18d_count_follows_the_rtl() -> None:
 @pytest.mark.parametrize("bits, share", [(192, 1), (224, 1), (256, 1), (384, 3), (512, 3), (640, 4),
                                          (1024, 6), (1152, 7)])
 def test_builds_take_the_smallest_mul_share_that_fits_the_ecp5_85(bits: int, share: int) -> None:
-    """params_for_bits / build_for_bits: the EC builds (64-bit channels) fit as they are; the RSA
+    """params_for_bits / build_for_bits: the EC builds (64- or 68-bit channels) fit as they are; the RSA
     builds take the smallest MulShare whose MULT18X18D fit 156 with a 10 % margin."""
     from montu.engines.antao.params import DSP_BUDGET, ECP5_85_MULT18X18D
 
@@ -213,6 +215,15 @@ def test_builds_take_the_smallest_mul_share_that_fits_the_ecp5_85(bits: int, sha
         assert params.with_(mul_share=share - 1).mult18x18d > DSP_BUDGET
     explicit = montu.engines.open("antao", **params_for_bits(bits), mul_share=1).params
     assert explicit.mul_share == 1 and explicit.pes == params.pes
+
+
+@pytest.mark.parametrize("bits, w, pes", [(160, 64, 3), (192, 68, 3), (224, 64, 4), (256, 68, 4),
+                                          (257, 96, 3), (512, 96, 6)])
+def test_ec_builds_take_68_bit_channels_where_they_save_a_pe(bits: int, w: int, pes: int) -> None:
+    """Up to 256 bits the paper's 64-bit channels, unless 68-bit channels (four 17-bit limbs: the
+    same 16 MULT18X18D for X * Y) take the modulus with fewer PEs; above, 96-bit channels."""
+    params = montu.engines.open("antao", **params_for_bits(bits)).params
+    assert (params.w, params.pes) == (w, pes)
 
 
 def test_a_build_no_mul_share_fits_is_left_unshared() -> None:

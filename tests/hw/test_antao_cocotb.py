@@ -11,8 +11,9 @@ ALPHA x D over the first two on half of them, and the sequencer's decode registe
 program runs on it too). Opt-in, by environment variable:
   MONTU_RTL_ALL=1    also antao_top's default parameters, W = 96, P = 3, MulStages = 1
                      (two-part FIFO words, E_RANGE on PUSH), the CI build with MulShare = 2 and
-                     with MulStages = 3, and W = 40 (a one-bit top limb in the channel
-                     reduction's second fold)
+                     with MulStages = 3, W = 40 (a one-bit top limb in the channel
+                     reduction's second fold) and W = 68 (17-bit limbs in antao_mul; CI runs
+                     them on the 192-bit build in tests/backends/test_engines_on_rtl.py)
   ANTAO_STREAM=n     n commands in test_random_stream (default 400)
   MONTU_SEED=s       another seed
 """
@@ -44,6 +45,9 @@ EXTRA = {
     # W = 40: hi(V1) is 19 bits, so fold 2's top limb is the one-bit AND (antao_fold_dsp)
     "w40": {"W": 40, "P": 4, "Depth": 64, "UcodeDepth": 512, "EWords": 4, "InDepth": 128,
             "OutDepth": 16},
+    # W = 68: antao_mul's 17-bit limbs (the P-256 and 192-bit builds)
+    "w68": {"W": 68, "P": 4, "Depth": 64, "UcodeDepth": 512, "EWords": 4, "InDepth": 128,
+            "OutDepth": 16},
     # MulStages = 3: the limb products in the blocks' input and output registers (antao_mul)
     "ci_stages3": {"W": 64, "P": 4, "Depth": 64, "UcodeDepth": 512, "InDepth": 128,
                    "OutDepth": 16, "MulStages": 3},
@@ -63,6 +67,8 @@ LINT_SETS = [
      "InDepth": 2, "OutDepth": 2, "MulShare": 16},
     {"W": 96, "P": 6, "MulStages": 3, "MulShare": 3},
     {"W": 32, "P": 3, "AlphaBits": 32, "MulShare": 5},
+    {"W": 68, "P": 4},
+    {"W": 68, "P": 4, "MulShare": 2},
 ]
 
 
@@ -148,6 +154,8 @@ DSP_BUILDS = [
     {"w": 40, "pes": 2, "mul_share": 1},
     {"w": 40, "pes": 2, "mul_share": 2},
     {"w": 96, "pes": 2, "mul_share": 5},
+    {"w": 68, "pes": 2, "mul_share": 1},   # 17-bit limbs in antao_mul
+    {"w": 68, "pes": 2, "mul_share": 3},
 ]
 
 

@@ -1,6 +1,9 @@
 // The PE's binary multiplier (Antão & Sousa, Fig. 4), P = X * Y on the ECP5's MULT18X18D blocks,
-// pipelined over Stages clocks (the PE's MulStages): X and Y are cut into 16-bit limbs, and
-//   stage 1     X and Y enter the K x K blocks' input registers (K = ceil(W / 16); montu_mul_reg
+// pipelined over Stages clocks (the PE's MulStages): X and Y are cut into K limbs of Limb bits,
+// K = ceil(W / 18) (a MULT18X18D multiplies 18 x 18 bits unsigned) and Limb = ceil(W / K), the
+// narrowest limb at that K (16 bits for W = 64 and 96; 17 for W = 68, whose channels take a
+// 256-bit modulus with 4 PEs on the 16 blocks of a 64-bit channel), and
+//   stage 1     X and Y enter the K x K blocks' input registers (montu_mul_reg
 //               with InReg: the block's own registers when synthesized). The PE's operands come
 //               from its RAM's read ports through the operand multiplexers, so this stage ends
 //               at a register with almost no setup instead of after the multiplier (#21: the
@@ -37,18 +40,20 @@ module antao_mul #(
   output logic [2*W-1:0] p_o         // x_i * y_i of Stages steps before
 );
   localparam int unsigned PW   = 2 * W;
+  localparam int unsigned K    = (W + 17) / 18;     // limbs: the fewest of at most 18 bits
+  localparam int unsigned Limb = (W + K - 1) / K;   // the narrowest limb at that K
+  localparam int unsigned LW   = 2 * Limb;          // one limb product
 
   if (Share == 1) begin : g_direct
-    localparam int unsigned K    = (W + 15) / 16;   // 16-bit limbs
     localparam int unsigned Rows = 2 * K;           // non-overlapping rows
 
-    logic [16*K-1:0] x_ext, y_ext;
-    logic [31:0]     pp   [K][K];
+    logic [Limb*K-1:0] x_ext, y_ext;
+    logic [LW-1:0]     pp   [K][K];
     logic [PW-1:0]   rows [Rows];
     logic [PW-1:0]   sum;
 
-    assign x_ext = (16*K)'(x_i);
-    assign y_ext = (16*K)'(y_i);
+    assign x_ext = (Limb*K)'(x_i);
+    assign y_ext = (Limb*K)'(y_i);
 
     if (Stages >= 2) begin : g_pp_reg
       // each limb product formed in its MULT18X18D after the block's input registers, and with
@@ -56,8 +61,8 @@ module antao_mul #(
       // when synthesized), not in the fabric
       for (genvar i = 0; i < int'(K); i++) begin : g_i
         for (genvar j = 0; j < int'(K); j++) begin : g_j
-          montu_mul_reg #(.AW(16), .BW(16), .InReg(1'b1), .OutReg(Stages >= 3)) u_pp (
-            .clk_i, .en_i(step_i), .a_i(x_ext[16*i +: 16]), .b_i(y_ext[16*j +: 16]),
+          montu_mul_reg #(.AW(Limb), .BW(Limb), .InReg(1'b1), .OutReg(Stages >= 3)) u_pp (
+            .clk_i, .en_i(step_i), .a_i(x_ext[Limb*i +: Limb]), .b_i(y_ext[Limb*j +: Limb]),
             .p_o(pp[i][j])
           );
         end
@@ -66,18 +71,18 @@ module antao_mul #(
       always_comb begin
         for (int i = 0; i < int'(K); i++) begin
           for (int j = 0; j < int'(K); j++) begin
-            pp[i][j] = 32'(x_ext[16*i +: 16]) * 32'(y_ext[16*j +: 16]);
+            pp[i][j] = LW'(x_ext[Limb*i +: Limb]) * LW'(y_ext[Limb*j +: Limb]);
           end
         end
       end
     end
 
-    // row (i, parity): the products x_i * y_j with j = parity, parity + 2, ... at bit 16 (i + j)
+    // row (i, parity): the products x_i * y_j with j = parity, parity + 2, ... at bit Limb (i + j)
     always_comb begin
       for (int r = 0; r < int'(Rows); r++) rows[r] = '0;
       for (int i = 0; i < int'(K); i++) begin
         for (int j = 0; j < int'(K); j++) begin
-          rows[2*i + (j % 2)] = rows[2*i + (j % 2)] | (PW'(pp[i][j]) << (16 * (i + j)));
+          rows[2*i + (j % 2)] = rows[2*i + (j % 2)] | (PW'(pp[i][j]) << (Limb * (i + j)));
         end
       end
     end
@@ -118,7 +123,7 @@ module antao_mul #(
     logic [PW-1:0] p;   // x_i * y_i of the step before, from the step's second clock
 
     antao_mul_share #(
-      .AW(W), .BW(W), .LimbA(16), .LimbB(16), .Share(Share), .InStep(1'b0)
+      .AW(W), .BW(W), .LimbA(Limb), .LimbB(Limb), .Share(Share), .InStep(1'b0)
     ) u_share (
       .clk_i, .rst_ni, .phase_i, .a_i(x_i), .b_i(y_i), .p_o(p)
     );

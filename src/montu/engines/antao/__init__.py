@@ -23,7 +23,8 @@ __all__ = ["EC224", "ISA", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusE
            "build_for_bits", "encode", "open", "params_for_bits"]
 
 # The builds `montu synth --engine antao` places and routes: those `montu bench engines` runs P-224
-# and P-256 on (64-bit channels, the paper's EC width; 4 and 5 PEs). The RSA builds (96-bit
+# and P-256 on (4 PEs each: 64-bit channels, the paper's EC width, and 68-bit channels for P-256,
+# which take it with 4 PEs, not 5, on the same MULT18X18D per product). The RSA builds (96-bit
 # channels: 36 MULT18X18D per PE for X·Y alone) need more multipliers than the ECP5-85's 156
 # unless their products share blocks over several clocks: params_for_bits gives them the
 # smallest MulShare whose multipliers fit (3 and 6 for 512 and 1024 bits; the 2048-bit build fits

@@ -24,7 +24,6 @@ LCR_BITS = 16            # the loop-count register
 ALPHA_EXTRA_BITS = 8     # AACC = AlphaBits + 8 bits; ALPHA = AACC >> AlphaBits < 2^8
 ACC_EXTRA_BITS = 8       # ACC and OACC: 2W + 8 bits
 ALPHA_BITS_OUT = 8       # ALPHA: the output accumulator's multiplier operand
-MUL_LIMB_BITS = 16       # antao_mul's limbs (K = ceil(W / 16))
 DSP_LIMB_BITS = 18       # the other products' limbs: what Yosys cuts an unsigned `*` into
 MAX_MUL_SHARE = 16
 
@@ -34,6 +33,13 @@ DSP_BUDGET = ECP5_85_MULT18X18D * 9 // 10  # what a build may use: a 10 % margin
 
 def _ceil(a: int, b: int) -> int:
     return -(-a // b)
+
+
+def mul_limb_bits(w: int) -> int:
+    """antao_mul's limb width for W-bit channels: the narrowest limb at the fewest limbs of at
+    most 18 bits (a MULT18X18D is 18 x 18 unsigned), ceil(W / ceil(W / 18)): 16 for W = 64 and
+    96, 17 for W = 68."""
+    return _ceil(w, _ceil(w, DSP_LIMB_BITS))
 
 
 def _limb_products(a_bits: int, b_bits: int, limb: int) -> int:
@@ -147,19 +153,20 @@ class AntaoParams:
 
     @property
     def mult18x18d_per_pe(self) -> dict[str, int]:
-        """A PE's MULT18X18D as the RTL instantiates them: antao_mul's K x K 16-bit limb
-        products, antao_chan_reduce's fold 1 (hi(SUM), W + 8 bits, times c) and fold 2 (hi(V1),
+        """A PE's MULT18X18D as the RTL instantiates them: antao_mul's K x K limb
+        products (mul_limb_bits), antao_chan_reduce's fold 1 (hi(SUM), W + 8 bits, times c) and fold 2 (hi(V1),
         W/4 + 9 bits, times c): with MulShare = 1 as Yosys splits a `*`, else in 18-bit limbs
         shared by MulShare - 1 clocks (antao_mul_share, InStep = 1: a block of one operand's limbs per
-        clock, the step's last clock adds the last one); X * Y's 16-bit limbs by MulShare clocks
+        clock, the step's last clock adds the last one); X * Y's limbs by MulShare clocks
         (InStep = 0)."""
         n = self.mul_share
         hi1 = self.acc_bits - self.w
         hi2 = hi1 + self.c_bits + 1 - self.w
-        # antao_mul's limb products are explicit (16 x 16 bits, or narrower in the top limb:
-        # W is a multiple of 4, so never one bit), one MULT18X18D each, shared or not
-        mul = (_limb_products(self.w, self.w, MUL_LIMB_BITS) if n == 1
-               else _shared_multipliers(self.w, self.w, MUL_LIMB_BITS, n))
+        # antao_mul's limb products are explicit (limb x limb bits, all K limbs of one width:
+        # the top one zero-extended), one MULT18X18D each, shared or not
+        limb = mul_limb_bits(self.w)
+        mul = (_limb_products(self.w, self.w, limb) if n == 1
+               else _shared_multipliers(self.w, self.w, limb, n))
         return {"mul": mul,
                 "fold1": _mult18x18d(hi1, self.c_bits, DSP_LIMB_BITS, n),
                 "fold2": _mult18x18d(hi2, self.c_bits, DSP_LIMB_BITS, n)}
