@@ -177,8 +177,9 @@ def test_mul_share_is_a_checked_parameter_passed_only_when_it_shares() -> None:
 
 def test_the_mult18x18d_count_follows_the_rtl() -> None:
     """The count of params.mult18x18d, by hand from the RTL: antao_mul's ceil(W/18)^2 limb
-    products (limbs of ceil(W / ceil(W/18)) bits: 16 for W = 64 and 96, 17 for W = 68), the reduction's folds (hi(SUM), W + 8 bits, and hi(V1), W/4 + 9 bits, times c of
-    W/4 bits, in 18-bit pieces) per PE, and ALPHA x D[LP] (8 x W bits) once. Shared (MulShare
+    products (limbs of ceil(W / ceil(W/18)) bits: 16 for W = 64 and 96, 17 for W = 68), the
+    reduction's folds (hi(SUM), W + 8 bits, and hi(V1), W/4 + 9 bits, times c of W/4 bits, in
+    18-bit pieces) per PE, and ALPHA x D[LP] (8 x W bits) once. Shared (MulShare
     = N > 1), a product of KA x KB limbs in B blocks takes min(ceil(KA/B) * KB, ceil(KB/B) * KA)
     multipliers (antao_mul_share: a block of one operand's limbs times all of the other per
     clock): B = N for X * Y (Pipelined: its last block is added in the next step), B = N - 1 for
@@ -204,8 +205,8 @@ def test_the_mult18x18d_count_follows_the_rtl() -> None:
 @pytest.mark.parametrize("bits, share", [(192, 1), (224, 1), (256, 1), (384, 3), (512, 3), (640, 4),
                                          (1024, 6), (1152, 7)])
 def test_builds_take_the_smallest_mul_share_that_fits_the_ecp5_85(bits: int, share: int) -> None:
-    """params_for_bits / build_for_bits: the EC builds (64- or 68-bit channels) fit as they are; the RSA
-    builds take the smallest MulShare whose MULT18X18D fit 156 with a 10 % margin."""
+    """params_for_bits / build_for_bits: the EC builds (64- or 68-bit channels) fit as they are;
+    the RSA builds take the smallest MulShare whose MULT18X18D fit 156 with a 10 % margin."""
     from montu.engines.antao.params import DSP_BUDGET, ECP5_85_MULT18X18D
 
     params = montu.engines.open("antao", **params_for_bits(bits)).params

@@ -320,10 +320,12 @@ def params_for_bits(bits: int) -> dict[str, int]:
     room for ec.rns up to P-521. Up to 256 bits, 68-bit channels where they need fewer PEs than
     64-bit ones (192 and 256 bits: 3 and 4 PEs instead of 4 and 5): their products take the
     same MULT18X18D, and a ring of fewer PEs takes fewer clocks per base extension."""
-    w = EC_CHANNEL_BITS if bits <= 256 else RSA_CHANNEL_BITS
-    if bits <= 256 and (build_for_bits(bits, EC_WIDE_CHANNEL_BITS).pes
-                        < build_for_bits(bits, EC_CHANNEL_BITS).pes):
+    if bits > 256:
+        w = RSA_CHANNEL_BITS
+    elif build_for_bits(bits, EC_WIDE_CHANNEL_BITS).pes < build_for_bits(bits, EC_CHANNEL_BITS).pes:
         w = EC_WIDE_CHANNEL_BITS
+    else:
+        w = EC_CHANNEL_BITS
     return {"w": w, "bits": bits, **({"ucode_depth": EC_UCODE_DEPTH} if bits <= 521 else {})}
 
 

@@ -153,12 +153,12 @@ class AntaoParams:
 
     @property
     def mult18x18d_per_pe(self) -> dict[str, int]:
-        """A PE's MULT18X18D as the RTL instantiates them: antao_mul's K x K limb
-        products (mul_limb_bits), antao_chan_reduce's fold 1 (hi(SUM), W + 8 bits, times c) and fold 2 (hi(V1),
-        W/4 + 9 bits, times c): with MulShare = 1 as Yosys splits a `*`, else in 18-bit limbs
-        shared by MulShare - 1 clocks (antao_mul_share, InStep = 1: a block of one operand's limbs per
-        clock, the step's last clock adds the last one); X * Y's limbs by MulShare clocks
-        (InStep = 0)."""
+        """A PE's MULT18X18D as the RTL instantiates them: antao_mul's K x K limb products
+        (mul_limb_bits), antao_chan_reduce's fold 1 (hi(SUM), W + 8 bits, times c) and fold 2
+        (hi(V1), W/4 + 9 bits, times c): with MulShare = 1 as Yosys splits a `*`, else in 18-bit
+        limbs shared by MulShare - 1 clocks (antao_mul_share, InStep = 1: a block of one
+        operand's limbs per clock, the step's last clock adds the last one); X * Y's limbs by
+        MulShare clocks (InStep = 0)."""
         n = self.mul_share
         hi1 = self.acc_bits - self.w
         hi2 = hi1 + self.c_bits + 1 - self.w
