@@ -45,6 +45,9 @@ EXTRA = {
     # W = 40: hi(V1) is 19 bits, so fold 2's top limb is the one-bit AND (antao_fold_dsp)
     "w40": {"W": 40, "P": 4, "Depth": 64, "UcodeDepth": 512, "EWords": 4, "InDepth": 128,
             "OutDepth": 16},
+    # W = 52, MulShare = 3: the 1024-bit RSA build's channels (three 18-bit limbs)
+    "w52_share3": {"W": 52, "P": 4, "Depth": 64, "UcodeDepth": 512, "EWords": 4, "AlphaBits": 4,
+                   "InDepth": 128, "OutDepth": 16, "MulShare": 3},
     # W = 68: antao_mul's 17-bit limbs (the P-256 and 192-bit builds)
     "w68": {"W": 68, "P": 4, "Depth": 64, "UcodeDepth": 512, "EWords": 4, "InDepth": 128,
             "OutDepth": 16},
@@ -156,6 +159,8 @@ DSP_BUILDS = [
     {"w": 96, "pes": 2, "mul_share": 5},
     {"w": 68, "pes": 2, "mul_share": 1},   # 17-bit limbs in antao_mul
     {"w": 68, "pes": 2, "mul_share": 3},
+    {"w": 52, "pes": 2, "mul_share": 3},   # 18-bit limbs of 52: the 1024-bit RSA build's share
+    {"w": 88, "pes": 2, "mul_share": 1},
 ]
 
 

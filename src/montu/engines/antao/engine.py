@@ -17,6 +17,7 @@ moves words in and out, and checks arguments.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from montu.arith.antao_alg1 import check_modulus
@@ -25,7 +26,7 @@ from montu.arith.antao_rns import is_probable_prime
 from montu.arith.field import Field
 from montu.engines.antao import host
 from montu.engines.antao.assembler import Program, assemble
-from montu.engines.antao.params import AntaoParams, mul_share_to_fit
+from montu.engines.antao.params import DSP_BUDGET, AntaoParams, mul_share_to_fit
 from montu.engines.antao.simulator import ISA, WORD_BITS, WORD_MASK, AntaoSimulator, encode
 from montu.engines.shell import CommandShell
 from montu.errors import ModulusError, MontuError
@@ -304,29 +305,50 @@ def _check_int(name: str, value: object) -> None:
         raise TypeError(f"{name} must be an int (got {type(value).__name__})")
 
 
-RSA_CHANNEL_BITS = 96   # the paper's best channel width for RSA
+RSA_CHANNEL_BITS = 96   # the paper's best channel width for RSA (on its Virtex-4)
 EC_CHANNEL_BITS = 64    # and for EC
 # 68-bit channels: four 17-bit limbs, so X * Y takes the 16 MULT18X18D of a 64-bit channel
 # (params.mul_limb_bits); the EC builds take them where they need fewer PEs (P-256: 4, not 5)
 EC_WIDE_CHANNEL_BITS = 68
+RSA_WIDTHS = range(24, RSA_CHANNEL_BITS + 1, 4)   # the widths an RSA build is chosen from
 
 
 EC_UCODE_DEPTH = 2048   # ec.rns is ~1,300 microinstructions
 
 
 def params_for_bits(bits: int) -> dict[str, int]:
-    """The build for `bits`-bit moduli: the paper's channel widths (64 bits up to 256-bit
-    moduli: its EC case; 96 bits above: its RSA case), the fewest PEs whose bases take it, and
-    room for ec.rns up to P-521. Up to 256 bits, 68-bit channels where they need fewer PEs than
-    64-bit ones (192 and 256 bits: 3 and 4 PEs instead of 4 and 5): their products take the
-    same MULT18X18D, and a ring of fewer PEs takes fewer clocks per base extension."""
+    """The build for `bits`-bit moduli: the fewest PEs whose bases take it, room for ec.rns up to
+    P-521, and the channel width. Up to 256 bits (the paper's EC case) 64-bit channels, or 68-bit
+    ones where they need fewer PEs (192 and 256 bits: 3 and 4 PEs instead of 4 and 5): their
+    products take the same MULT18X18D, and a ring of fewer PEs takes fewer clocks per base
+    extension. Above 256 bits, `rsa_channel_bits`."""
     if bits > 256:
-        w = RSA_CHANNEL_BITS
+        w = rsa_channel_bits(bits)
     elif build_for_bits(bits, EC_WIDE_CHANNEL_BITS).pes < build_for_bits(bits, EC_CHANNEL_BITS).pes:
         w = EC_WIDE_CHANNEL_BITS
     else:
         w = EC_CHANNEL_BITS
     return {"w": w, "bits": bits, **({"ucode_depth": EC_UCODE_DEPTH} if bits <= 521 else {})}
+
+
+@functools.lru_cache(maxsize=64)
+def rsa_channel_bits(bits: int) -> int:
+    """The channel width (of RSA_WIDTHS) whose `bits`-bit build, with the MulShare that fits the
+    ECP5-85's MULT18X18D (build_for_bits), takes the fewest clocks per exponent bit: the ladder's
+    `mm2` pair, MulShare * (4P + 5L + 2) (AntaoParams.pair_clocks). Ties go to the narrower
+    channel (fewer LUTs per PE). On the ECP5-85 the paper's 96 bits lose: a 96-bit channel's
+    X * Y takes 36 blocks, a 72-bit one 16, so narrower channels fit more PEs with less sharing
+    (1024 bits: 52-bit channels, 20 PEs at MulShare 3, 336 clocks per bit, against 456 for 11
+    PEs of 96 bits at MulShare 6). Where no width fits (2048 bits), the paper's 96 bits."""
+    fitting = []
+    for w in RSA_WIDTHS:
+        try:
+            build = build_for_bits(bits, w)
+        except ValueError:      # too few primes 2^W - c with c in the CBits registers
+            continue
+        if build.mult18x18d <= DSP_BUDGET:
+            fitting.append((build.pair_clocks, w))
+    return min(fitting)[1] if fitting else RSA_CHANNEL_BITS
 
 
 def build_for_bits(bits: int, w: int, **params: int) -> AntaoParams:

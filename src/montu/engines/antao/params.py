@@ -132,6 +132,13 @@ class AntaoParams:
         return self.s + 3
 
     @property
+    def pair_clocks(self) -> int:
+        """Clocks of an `mm2` pair (two interleaved RNS Montgomery products, a ladder's step per
+        exponent bit): MulShare * (4P + 5L + 2), the simulator's and the RTL's count (checked
+        in tests/engines/test_antao_simulator.py)."""
+        return self.mul_share * (4 * self.pes + 5 * self.latency + 2)
+
+    @property
     def e_bits(self) -> int:
         return self.e_words * self.w
 
