@@ -22,12 +22,12 @@ __all__ = ["EC224", "ISA", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusE
            "AntaoParams", "AntaoSimulator", "AssemblyError", "Program", "assemble",
            "build_for_bits", "encode", "open", "params_for_bits"]
 
-# The builds `montu synth --engine antao` places and routes: those `montu bench engines` runs P-224
-# and P-256 on (4 PEs each: 64-bit channels, the paper's EC width, and 68-bit channels for P-256,
-# which take it with 4 PEs, not 5, on the same MULT18X18D per product). The RSA builds (96-bit
-# channels: 36 MULT18X18D per PE for X·Y alone) need more multipliers than the ECP5-85's 156
-# unless their products share blocks over several clocks: params_for_bits gives them the
-# smallest MulShare whose multipliers fit (3 and 6 for 512 and 1024 bits; the 2048-bit build fits
-# with none and stays at 1; AntaoParams.mult18x18d). Yosys: the 512-bit build then uses about
-# 40 % of the device's LUT sites, the 1024-bit one about 60 % (docs/engines.md).
-SYNTH_BUILDS = tuple(open(**params_for_bits(bits)).params.generics for bits in (224, 256))
+# The builds `montu synth --engine antao` places and routes: those `montu bench engines` runs P-224,
+# P-256 and the 512-bit modexp on (P-224: 4 PEs of 64-bit channels, the paper's EC width; P-256:
+# 4 PEs of 68 bits, which take it with 4 PEs, not 5, on the same MULT18X18D per product; 512 bits:
+# 8 PEs of 68 bits at MulShare 2, rsa_channel_bits). Wider RSA builds need more multipliers than
+# the ECP5-85's 156 unless their products share blocks over several clocks: params_for_bits
+# gives them the fastest channel width that fits with the smallest MulShare (1024 bits: 20 PEs
+# of 52 bits at MulShare 3, 122 blocks, about 57 % of the LUT sites, too long to route here; the
+# 2048-bit build fits at no width and stays at the paper's 96 bits, unshared; docs/engines.md).
+SYNTH_BUILDS = tuple(open(**params_for_bits(bits)).params.generics for bits in (224, 256, 512))

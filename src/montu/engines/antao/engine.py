@@ -354,9 +354,9 @@ def rsa_channel_bits(bits: int) -> int:
 def build_for_bits(bits: int, w: int, **params: int) -> AntaoParams:
     """The smallest P (from (bits + 3)/W up) whose bases take a `bits`-bit modulus, and (unless
     `mul_share` is given) the smallest MulShare whose MULT18X18D fit the ECP5-85 with a 10 %
-    margin (params.mul_share_to_fit: 1 for the 64-bit EC builds; 3 and 6 for the 512- and
-    1024-bit RSA builds, whose run cycles grow by that factor; the 2048-bit build's 22 PEs fit
-    with none, so it stays at 1)."""
+    margin (params.mul_share_to_fit: 1 for the 64-bit EC builds; 2 and 3 for the 512- and
+    1024-bit RSA builds at their widths of rsa_channel_bits, whose run cycles grow by that
+    factor; the 2048-bit build's 22 PEs of 96 bits fit with none, so it stays at 1)."""
     if bits < 2:
         raise ValueError(f"bits must be >= 2 (got {bits})")
     pes = max(2, -(-(bits + 3) // w))
