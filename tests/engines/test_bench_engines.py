@@ -36,6 +36,12 @@ def test_bench_engines_measures_what_each_engine_supports_and_says_what_it_does_
     assert rows[("verma", "modexp-mean", 1024)]["cycles"] is None        # constant time: no mean
     assert rows[("verma", "modmul", 2048)]["core_cycles"] == 3 * 1081     # three passes (Table 3)
     assert rows[("verma", "kP-prime256v1", 256)]["cycles"] is None
+    # antao's RSA-512 twice: the build params_for_bits picks, and the variant with fewer
+    # MULT18X18D (ROUTED_VARIANTS), which takes more clocks per exponent bit
+    chosen, routed = rows[("antao", "modexp", 512)], rows[("antao", "modexp-routed", 512)]
+    assert routed["build"]["MulShare"] > chosen["build"]["MulShare"]
+    assert routed["core_cycles"] > chosen["core_cycles"] > 0
+    assert {e for e, op, _ in rows if op == "modexp-routed"} == {"antao"}
     assert all(rows[("bie2021", op, bits)]["cycles"] for op, bits in
                [("modmul", 1024), ("kP-secp224r1", 224), ("gf2m-mul", 283), ("rsa-private", 2048)])
     # the cilardo build beside bie2021's: every operation of the unit, and STARTMMI at the paper's

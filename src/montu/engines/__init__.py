@@ -90,9 +90,10 @@ def open(name: str, backend: str = "sim", **params: Any):  # noqa: A001 (the con
     return importlib.import_module(get(name).adapter).open(backend, **params)
 
 
-def open_for_bits(name: str, bits: int, backend: str = "sim"):
+def open_for_bits(name: str, bits: int, backend: str = "sim", **overrides: int):
     """An engine object of `name` built large enough for `bits`-bit operands: the adapter's
-    `params_for_bits(bits)` picks the build (its default otherwise)."""
+    `params_for_bits(bits)` picks the build (its default otherwise); `overrides` replace some of
+    its parameters (the adapter's `open` names)."""
     adapter = importlib.import_module(get(name).adapter)
     choose = getattr(adapter, "params_for_bits", None)
-    return adapter.open(backend, **(choose(bits) if choose else {}))
+    return adapter.open(backend, **{**(choose(bits) if choose else {}), **overrides})

@@ -13,12 +13,12 @@ src/montu/isa/antao_ucode.yaml; the programs are programs/*.rns; the hardware is
 """
 
 from montu.engines.antao.assembler import AssemblyError, Program, assemble
-from montu.engines.antao.engine import (AntaoEngine, AntaoError, AntaoModulusError, build_for_bits,
-                                        open, params_for_bits)
+from montu.engines.antao.engine import (ROUTED_BUILDS, AntaoEngine, AntaoError, AntaoModulusError,
+                                        build_for_bits, open, params_for_bits)
 from montu.engines.antao.params import EC224, RSA512, AntaoParams
 from montu.engines.antao.simulator import ISA, AntaoSimulator, encode
 
-__all__ = ["EC224", "ISA", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusError",
+__all__ = ["EC224", "ISA", "ROUTED_BUILDS", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusError",
            "AntaoParams", "AntaoSimulator", "AssemblyError", "Program", "assemble",
            "build_for_bits", "encode", "open", "params_for_bits"]
 
@@ -30,4 +30,7 @@ __all__ = ["EC224", "ISA", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusE
 # gives them the fastest channel width that fits with the smallest MulShare (1024 bits: 20 PEs
 # of 52 bits at MulShare 3, 122 blocks, about 57 % of the LUT sites, too long to route here; the
 # 2048-bit build fits at no width and stays at the paper's 96 bits, unshared; docs/engines.md).
-SYNTH_BUILDS = tuple(open(**params_for_bits(bits)).params.generics for bits in (224, 256, 512))
+# Then the ROUTED_BUILDS: the 512-bit one (10 PEs of 52 bits at MulShare 3) routes.
+SYNTH_BUILDS = (*(open(**params_for_bits(bits)).params.generics for bits in (224, 256, 512)),
+                *(open(**{**params_for_bits(bits), **over}).params.generics
+                  for bits, over in ROUTED_BUILDS.items()))

@@ -314,6 +314,11 @@ RSA_WIDTHS = range(24, RSA_CHANNEL_BITS + 1, 4)   # the widths an RSA build is c
 
 
 EC_UCODE_DEPTH = 2048   # ec.rns is ~1,300 microinstructions
+# Builds that route where params_for_bits' does not, by modulus bits: parameters over
+# params_for_bits(bits). The 512-bit build it picks (8 PEs of 68 bits, MulShare 2: 124
+# MULT18X18D) did not route on the ECP5-85; 10 PEs of 52 bits at MulShare 3 take 62 blocks and
+# route (46.13 MHz), for 216 clocks per exponent bit's mm2 pair instead of 128 (docs/engines.md).
+ROUTED_BUILDS: dict[int, dict[str, int]] = {512: {"w": 52, "mul_share": 3}}
 
 
 def params_for_bits(bits: int) -> dict[str, int]:
