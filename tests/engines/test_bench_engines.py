@@ -37,7 +37,7 @@ def test_bench_engines_measures_what_each_engine_supports_and_says_what_it_does_
     assert rows[("verma", "modmul", 2048)]["core_cycles"] == 3 * 1081     # three passes (Table 3)
     assert rows[("verma", "kP-prime256v1", 256)]["cycles"] is None
     # antao's RSA-512 twice: the build params_for_bits picks, and the variant with fewer
-    # MULT18X18D (ROUTED_VARIANTS), which takes more clocks per exponent bit
+    # MULT18X18D (antao.ROUTED_BUILDS), which takes more clocks per exponent bit
     chosen, routed = rows[("antao", "modexp", 512)], rows[("antao", "modexp-routed", 512)]
     assert routed["build"]["MulShare"] > chosen["build"]["MulShare"]
     assert routed["core_cycles"] > chosen["core_cycles"] > 0

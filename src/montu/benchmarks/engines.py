@@ -18,6 +18,7 @@ entry is said in the row, never guessed.
 
 from __future__ import annotations
 
+import importlib
 import json
 import platform
 import random
@@ -27,7 +28,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import montu.engines
-from montu.engines import antao
 from montu.arith.field import Field
 from montu.benchmarks import results_path, write_results
 
@@ -41,11 +41,6 @@ UNIT_SYNTH = {"Word": 64, "Lanes": 2, "MaxBits": 4096, "NumRegs": 32}
 # modexp sizes besides 1024 bits, for the engines whose paper reports them (antao: 512 bits;
 # and 2048, the RSA size every engine's private-key row uses)
 EXTRA_MODEXP_SIZES = {512: ("antao",), 2048: ("antao",)}
-# Builds timed besides params_for_bits' own, where that one has no post-route fmax and a build
-# with fewer MULT18X18D routes: (engine, op, bits) -> (the row's op, parameters over
-# params_for_bits(bits)). antao's RSA-512 build (W 68, P 8, MulShare 2: 124 blocks) did not
-# route; its ROUTED_BUILDS' (W 52, P 10, MulShare 3: 62 blocks) takes more clocks and routes.
-ROUTED_VARIANTS = {("antao", "modexp", 512): ("modexp-routed", antao.ROUTED_BUILDS[512])}
 GF2M_283 = (1 << 283) | (1 << 12) | (1 << 7) | (1 << 5) | 1   # the sect283 reduction polynomial
 
 
@@ -81,12 +76,13 @@ def _odd_modulus(rng: random.Random, bits: int) -> int:
 # operation when the engine's last_cycles does not cover it all, else None[, spread of an
 # averaged row]).
 Outcome = tuple
+Operation = tuple[str, int, Callable[..., Outcome]]     # (op, bits, action(engine))
 
 
-def _operations(rng: random.Random, rsa_key) -> list[tuple[str, int, Callable[..., Outcome]]]:
+def _operations(rng: random.Random, rsa_key) -> list[Operation]:
     """(op, bits, action(engine)) for every benchmarked operation; an op named startmmi-alg2
     runs on the engine opened in Alg. 2's mode."""
-    ops: list[tuple[str, int, Callable[..., Outcome]]] = []
+    ops: list[Operation] = []
     for bits in (1024, 2048):
         n = _odd_modulus(rng, bits)
         x, y = rng.randrange(n), rng.randrange(n)
@@ -242,26 +238,22 @@ def _gf2m_ok(engine, a: int, c: int) -> bool:
     return engine.mod_mul(a, c, GF2M_283, Field.GF2M) == gf2m.mulmod(a, c, GF2M_283)
 
 
-def _variants(name: str, ops: list[tuple[str, int, Callable[..., Outcome]]]
-              ) -> list[tuple[str, int, Callable[..., Outcome]]]:
-    """`ops`, each one ROUTED_VARIANTS names for `name` followed by its run on the variant."""
+def _with_routed_builds(entry: montu.engines.Engine, ops: list[Operation]
+                        ) -> list[tuple[str, int, Callable[..., Outcome], dict[str, int]]]:
+    """`ops` with the parameters each runs on over params_for_bits' (none), and after each
+    modexp at a size in the adapter's ROUTED_BUILDS (a build that routes where params_for_bits'
+    does not: antao's 512 bits) the same modexp on that build, as `modexp-routed`."""
+    routed = getattr(importlib.import_module(entry.adapter), "ROUTED_BUILDS", {})
     out = []
     for op, bits, action in ops:
-        out.append((op, bits, action))
-        if (name, op, bits) in ROUTED_VARIANTS:
-            out.append((ROUTED_VARIANTS[name, op, bits][0], bits, action))
+        out.append((op, bits, action, {}))
+        if op == "modexp" and bits in routed and _supports(entry, op, bits):
+            out.append(("modexp-routed", bits, action, routed[bits]))
     return out
 
 
-def _variant_params(name: str, op: str, bits: int) -> dict[str, int] | None:
-    for (engine, _, size), (variant_op, params) in ROUTED_VARIANTS.items():
-        if (engine, variant_op, size) == (name, op, bits):
-            return params
-    return None
-
-
 def _supports(entry: montu.engines.Engine, op: str, bits: int = 0) -> bool:
-    if _variant_params(entry.name, op, bits) is not None:
+    if op == "modexp-routed":               # made only where the modexp is supported
         return True
     if op == "modexp" and bits in EXTRA_MODEXP_SIZES:
         return entry.name in EXTRA_MODEXP_SIZES[bits]
@@ -305,7 +297,7 @@ def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None
     for name in engines or montu.engines.names():
         entry = montu.engines.get(name)
         rng = random.Random(SEED)          # the same operands for every engine
-        for op, bits, action in _variants(name, _operations(rng, rsa_key)):
+        for op, bits, action, overrides in _with_routed_builds(entry, _operations(rng, rsa_key)):
             row = Row(engine=name, op=op, bits=bits)
             report.rows.append(row)
             if not _supports(entry, op, bits):
@@ -318,10 +310,8 @@ def run(backend: str = "rtl", engines: list[str] | None = None, out: Path | None
                 continue
             if op == "startmmi-alg2":
                 engine = montu.engines.open(name, backend, mode="alg2")
-            elif (variant := _variant_params(name, op, bits)) is not None:
-                engine = montu.engines.open_for_bits(name, bits, backend, **variant)
             else:
-                engine = montu.engines.open_for_bits(name, bits, backend)
+                engine = montu.engines.open_for_bits(name, bits, backend, **overrides)
             ok, row.note, whole, *extra = action(engine)
             if not ok:
                 raise RuntimeError(f"bench engines: {name} {op} gave a wrong result")

@@ -18,9 +18,9 @@ from montu.engines.antao.engine import (ROUTED_BUILDS, AntaoEngine, AntaoError, 
 from montu.engines.antao.params import EC224, RSA512, AntaoParams
 from montu.engines.antao.simulator import ISA, AntaoSimulator, encode
 
-__all__ = ["EC224", "ISA", "ROUTED_BUILDS", "RSA512", "AntaoEngine", "AntaoError", "AntaoModulusError",
-           "AntaoParams", "AntaoSimulator", "AssemblyError", "Program", "assemble",
-           "build_for_bits", "encode", "open", "params_for_bits"]
+__all__ = ["EC224", "ISA", "ROUTED_BUILDS", "RSA512", "AntaoEngine", "AntaoError",
+           "AntaoModulusError", "AntaoParams", "AntaoSimulator", "AssemblyError", "Program",
+           "assemble", "build_for_bits", "encode", "open", "params_for_bits"]
 
 # The builds `montu synth --engine antao` places and routes: those `montu bench engines` runs P-224,
 # P-256 and the 512-bit modexp on (P-224: 4 PEs of 64-bit channels, the paper's EC width; P-256:
